@@ -1,0 +1,146 @@
+"""Show an expected error on a page, and fail loudly when reality drifts."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+__all__ = ["ExceptionInfo", "clean_paths", "raises"]
+
+_MAX_LINES = 40
+# An absolute path, where it starts a word: so URLs (``https://...``) are left alone.
+_ABS_PATH = re.compile(r"""(?:(?<=^)|(?<=[\s"'(<\[=,]))(?:[A-Za-z]:)?(?:[/\\][\w.+@~-]+){2,}""", re.M)
+_SITE = re.compile(r".*[/\\](?:site|dist)-packages[/\\]")
+
+
+def clean_paths(text: str) -> str:
+    """Strip the build machine's absolute paths from ``text``.
+
+    A path inside ``site-packages`` keeps its part from the package on
+    (``jax/_src/core.py``); any other absolute path keeps its file name.
+
+    Args:
+      text: An error message or traceback.
+
+    Returns:
+      The text with every absolute path shortened.
+
+    Example:
+      >>> clean_paths("f at /home/ana/work/gallery/counter.py:12")
+      'f at counter.py:12'
+      >>> clean_paths("in /usr/lib/python3.11/site-packages/jax/_src/core.py")
+      'in jax/_src/core.py'
+    """
+
+    def shorten(match: re.Match[str]) -> str:
+        path = match.group(0)
+        if _SITE.match(path):
+            return _SITE.sub("", path).replace("\\", "/")
+        return re.split(r"[/\\]", path)[-1]
+
+    return _ABS_PATH.sub(shorten, text)
+
+
+@dataclass
+class ExceptionInfo:
+    """What :func:`raises` caught: filled in when the ``with`` block ends."""
+
+    expected: type[BaseException] | tuple[type[BaseException], ...]
+    value: BaseException | None = field(default=None)
+
+    @property
+    def type(self) -> type[BaseException] | None:
+        """The class of the caught exception."""
+        return None if self.value is None else type(self.value)
+
+
+def _describe(exc: BaseException) -> str:
+    """The exception as a reader should see it: ``Type: message``, paths cleaned."""
+    name = type(exc).__name__
+    message = clean_paths(str(exc)).strip()
+    lines = message.splitlines()
+    if len(lines) > _MAX_LINES:
+        cut = len(lines) - _MAX_LINES
+        lines = [*lines[:_MAX_LINES], f"[... {cut} more lines]"]
+    return f"{name}: " + "\n".join(lines) if lines else name
+
+
+def _names(expected: type[BaseException] | tuple[type[BaseException], ...]) -> str:
+    types = expected if isinstance(expected, tuple) else (expected,)
+    return " or ".join(t.__name__ for t in types)
+
+
+@contextlib.contextmanager
+def raises(
+    exc_type: type[BaseException] | tuple[type[BaseException], ...],
+    match: str | None = None,
+) -> Iterator[ExceptionInfo]:
+    """Expect ``exc_type`` from the ``with`` block; print it and carry on.
+
+    Use it on a gallery page to show the error JAX really raises and then go
+    on to the fix. The caught exception is printed as ``Type: message`` with
+    the build machine's paths removed (see :func:`clean_paths`). If the block
+    raises nothing, raises another type, or raises a message that ``match``
+    does not find, an :class:`AssertionError` says what happened instead, so
+    the docs build fails rather than showing a stale story.
+
+    Args:
+      exc_type: The exception class (or a tuple of classes) expected.
+      match: A regular expression searched (``re.search``) in ``str(error)``.
+
+    Yields:
+      An :class:`ExceptionInfo` whose ``value`` is the caught exception.
+
+    Raises:
+      AssertionError: Nothing was raised, another type was raised (chained as
+        the cause), or ``match`` was not found in the message.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> with raises(TypeError, match="item assignment") as info:
+      ...     jnp.zeros(3)[0] = 1.0  # doctest: +ELLIPSIS
+      TypeError: JAX arrays are immutable and do not support in-place item assignment...
+      >>> type(info.value).__name__
+      'TypeError'
+      >>> with raises(ValueError):
+      ...     pass
+      Traceback (most recent call last):
+      AssertionError: expected ValueError, but the block raised nothing
+    """
+    if not (
+        isinstance(exc_type, type) and issubclass(exc_type, BaseException)
+        or isinstance(exc_type, tuple)
+        and exc_type
+        and all(isinstance(t, type) and issubclass(t, BaseException) for t in exc_type)
+    ):
+        raise TypeError(
+            f"raises() takes an exception class or a tuple of them, not {exc_type!r}; "
+            "for example raises(TypeError)"
+        )
+    info = ExceptionInfo(expected=exc_type)
+    try:
+        yield info
+    except exc_type as exc:
+        text = _describe(exc)
+        if match is not None and not re.search(match, str(exc)):
+            raise AssertionError(
+                f"expected {_names(exc_type)} matching {match!r}, but the message was:\n"
+                + textwrap.indent(text, "  ")
+            ) from exc
+        info.value = exc
+        print(text, file=sys.stdout)
+        sys.stdout.flush()
+        return
+    except BaseException as exc:
+        if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+            raise
+        raise AssertionError(
+            f"expected {_names(exc_type)}, but the block raised "
+            + textwrap.indent(_describe(exc), "  ").lstrip()
+        ) from exc
+    raise AssertionError(f"expected {_names(exc_type)}, but the block raised nothing")
+
