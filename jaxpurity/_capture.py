@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import re
 import sys
 import textwrap
@@ -12,6 +14,9 @@ from dataclasses import dataclass, field
 __all__ = ["ExceptionInfo", "clean_paths", "raises"]
 
 _MAX_LINES = 40
+# Where the docs build asks raises() to record what it caught (one JSON line per
+# error), so that the error index lists real, captured messages.
+CAUGHT_LOG_ENV = "JAXPURITY_CAUGHT_LOG"
 # An absolute path, where it starts a word: so URLs (``https://...``) are left alone.
 _ABS_PATH = re.compile(r"""(?:(?<=^)|(?<=[\s"'(<\[=,]))(?:[A-Za-z]:)?(?:[/\\][\w.+@~-]+){2,}""", re.M)
 _SITE = re.compile(r".*[/\\](?:site|dist)-packages[/\\]")
@@ -67,6 +72,16 @@ def _describe(exc: BaseException) -> str:
         cut = len(lines) - _MAX_LINES
         lines = [*lines[:_MAX_LINES], f"[... {cut} more lines]"]
     return f"{name}: " + "\n".join(lines) if lines else name
+
+
+def _record(exc: BaseException) -> None:
+    """Append the caught error to the file named by ``$JAXPURITY_CAUGHT_LOG``, if set."""
+    log = os.environ.get(CAUGHT_LOG_ENV)
+    if log:
+        message = clean_paths(str(exc)).strip()
+        entry = {"type": type(exc).__name__, "message": message}
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry) + "\n")
 
 
 def _names(expected: type[BaseException] | tuple[type[BaseException], ...]) -> str:
@@ -132,6 +147,7 @@ def raises(
                 + textwrap.indent(text, "  ")
             ) from exc
         info.value = exc
+        _record(exc)
         print(text, file=sys.stdout)
         sys.stdout.flush()
         return
