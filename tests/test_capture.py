@@ -1,0 +1,118 @@
+"""jaxpurity.raises: shows the expected error, fails on every kind of drift."""
+
+import json
+import re
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+import jaxpurity
+from jaxpurity._capture import CAUGHT_LOG_ENV
+
+
+def _cond_mismatch():
+    jax.lax.cond(True, lambda: jnp.zeros(3), lambda: jnp.zeros(2))
+
+
+def test_raises_prints_type_and_message_and_continues(capsys):
+    with jaxpurity.raises(TypeError) as info:
+        _cond_mismatch()
+    printed = capsys.readouterr().out
+    assert isinstance(info.value, TypeError)
+    assert info.type is TypeError
+    assert printed.startswith("TypeError: ")
+    # The printed text is JAX's own message, not a summary of it.
+    assert str(info.value).splitlines()[0] in printed
+
+
+def test_raises_accepts_a_matching_pattern_and_subclasses(capsys):
+    with jaxpurity.raises(Exception, match=r"\w+") as info:
+        _cond_mismatch()
+    assert isinstance(info.value, TypeError)
+    assert capsys.readouterr().out.startswith("TypeError: ")
+
+
+def test_raises_fails_when_nothing_is_raised():
+    with pytest.raises(AssertionError, match="expected TypeError, but the block raised nothing"):
+        with jaxpurity.raises(TypeError):
+            jnp.zeros(3) + 1
+
+
+def test_raises_fails_on_another_type_and_chains_it():
+    # The case of a gallery page that says ValueError where JAX raises TypeError.
+    with pytest.raises(AssertionError, match="expected ValueError, but the block raised TypeError")\
+            as failure:
+        with jaxpurity.raises(ValueError):
+            _cond_mismatch()
+    assert isinstance(failure.value.__cause__, TypeError)
+
+
+def test_raises_fails_when_the_pattern_does_not_match():
+    with pytest.raises(AssertionError, match="matching 'no such words'") as failure:
+        with jaxpurity.raises(TypeError, match="no such words"):
+            _cond_mismatch()
+    assert isinstance(failure.value.__cause__, TypeError)
+
+
+def test_raises_accepts_a_tuple_of_types(capsys):
+    with jaxpurity.raises((ValueError, TypeError)):
+        _cond_mismatch()
+    with pytest.raises(AssertionError, match="expected KeyError or ValueError"):
+        with jaxpurity.raises((KeyError, ValueError)):
+            _cond_mismatch()
+
+
+@pytest.mark.parametrize("bad", [TypeError(), "TypeError", int, (), (TypeError, 3)])
+def test_raises_rejects_what_is_not_an_exception_class(bad):
+    with pytest.raises(TypeError, match="exception class or a tuple"):
+        with jaxpurity.raises(bad):
+            pass
+
+
+def test_raises_lets_keyboard_interrupt_through():
+    with pytest.raises(KeyboardInterrupt):
+        with jaxpurity.raises(ValueError):
+            raise KeyboardInterrupt
+
+
+def test_raises_removes_the_machines_paths(capsys):
+    with jaxpurity.raises(TypeError):
+        _cond_mismatch()  # JAX names this file by its absolute path
+    printed = capsys.readouterr().out
+    assert "test_capture.py" in printed
+    assert __file__ not in printed
+    assert not re.search(r"(^|\s)/\S+/", printed)
+
+
+def test_raises_shortens_very_long_messages(capsys):
+    with jaxpurity.raises(ValueError):
+        raise ValueError("\n".join(f"line {i}" for i in range(100)))
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == "ValueError: line 0"
+    assert printed[-1] == "[... 60 more lines]"
+
+
+def test_raises_records_to_the_log_the_docs_build_names(tmp_path, monkeypatch, capsys):
+    log = tmp_path / "caught.jsonl"
+    monkeypatch.setenv(CAUGHT_LOG_ENV, str(log))
+    with jaxpurity.raises(TypeError) as info:
+        _cond_mismatch()
+    (entry,) = [json.loads(line) for line in log.read_text().splitlines()]
+    assert entry["type"] == "TypeError"
+    assert entry["message"] == jaxpurity.clean_paths(str(info.value)).strip()
+
+
+@pytest.mark.parametrize(
+    ("text", "cleaned"),
+    [
+        ('File "/home/ana/project/gallery/page.py", line 3', 'File "page.py", line 3'),
+        ("at /root/.venv/lib/python3.11/site-packages/jax/_src/core.py:10",
+         "at jax/_src/core.py:10"),
+        ("see https://docs.jax.dev/en/latest/errors.html", "see https://docs.jax.dev/en/latest/errors.html"),
+        ("f at C:\\Users\\ana\\page.py:4", "f at page.py:4"),
+        ("ratio 1/2 and and/or", "ratio 1/2 and and/or"),
+    ],
+)
+def test_clean_paths(text, cleaned):
+    assert jaxpurity.clean_paths(text) == cleaned
