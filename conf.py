@@ -62,7 +62,6 @@ html_theme_options = {
 copybutton_selector = ":not(.sphx-glr-script-out) > div.highlight pre"
 copybutton_prompt_text = r">>> |\.\.\. "
 copybutton_prompt_is_regexp = True
-copybutton_only_copy_prompt_lines = False
 
 # -- API reference ------------------------------------------------------------
 autodoc_member_order = "bysource"
@@ -232,7 +231,8 @@ sphinx_gallery_conf = {
     "doc_module": ("jaxpurity",),
     "backreferences_dir": "generated/backreferences",
     "show_signature": False,
-    "min_reported_time": 0,
+    # The timing pages load jQuery and DataTables from CDNs: not on an offline site.
+    "write_computation_times": False,
 }
 
 

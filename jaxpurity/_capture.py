@@ -20,13 +20,16 @@ CAUGHT_LOG_ENV = "JAXPURITY_CAUGHT_LOG"
 # An absolute path, where it starts a word: so URLs (``https://...``) are left alone.
 _ABS_PATH = re.compile(r"""(?:(?<=^)|(?<=[\s"'(<\[=,]))(?:[A-Za-z]:)?(?:[/\\][\w.+@~-]+){2,}""", re.M)
 _SITE = re.compile(r".*[/\\](?:site|dist)-packages[/\\]")
+# A memory address in a repr (``<function f at 0x7f...>``): different on every run.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def clean_paths(text: str) -> str:
-    """Strip the build machine's absolute paths from ``text``.
+    """Strip the build machine's absolute paths and memory addresses from ``text``.
 
     A path inside ``site-packages`` keeps its part from the package on
     (``jax/_src/core.py``); any other absolute path keeps its file name.
+    ``at 0x...`` addresses in reprs are dropped.
 
     Args:
       text: An error message or traceback.
@@ -39,6 +42,8 @@ def clean_paths(text: str) -> str:
       'f at counter.py:12'
       >>> clean_paths("in /usr/lib/python3.11/site-packages/jax/_src/core.py")
       'in jax/_src/core.py'
+      >>> clean_paths("got <function f at 0x7f3a2c1b9e40>")
+      'got <function f>'
     """
 
     def shorten(match: re.Match[str]) -> str:
@@ -47,7 +52,7 @@ def clean_paths(text: str) -> str:
             return _SITE.sub("", path).replace("\\", "/")
         return re.split(r"[/\\]", path)[-1]
 
-    return _ABS_PATH.sub(shorten, text)
+    return _ADDRESS.sub("", _ABS_PATH.sub(shorten, text))
 
 
 @dataclass

@@ -112,6 +112,7 @@ def test_raises_records_to_the_log_the_docs_build_names(tmp_path, monkeypatch, c
         ("see https://docs.jax.dev/en/latest/errors.html", "see https://docs.jax.dev/en/latest/errors.html"),
         ("f at C:\\Users\\ana\\page.py:4", "f at page.py:4"),
         ("ratio 1/2 and and/or", "ratio 1/2 and and/or"),
+        ("got <function f at 0x7f3a2c1b9e40> here", "got <function f> here"),
     ],
 )
 def test_clean_paths(text, cleaned):
