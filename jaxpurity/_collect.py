@@ -1,1 +1,102 @@
-"""Placeholder: being written now; replace this whole file."""
+"""Stack ``fn(0), ..., fn(n - 1)`` with one ``lax.scan``, instead of a Python loop."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from jaxpurity._control import require_callable
+from jaxpurity._pages import page
+
+__all__ = ["collect"]
+
+T = TypeVar("T")
+
+
+def _check_count(n: Any) -> int:
+    """``n`` as a Python int, or an error saying what to pass instead."""
+    if isinstance(n, jax.core.Tracer):
+        raise TypeError(
+            "jaxpurity.collect: n is traced, so its value is unknown while JAX traces, but "
+            "collect returns an array of n rows and a shape must be known then. Collect a "
+            "fixed maximum and mask the rows past n: "
+            "ys = jaxpurity.collect(fn, max_n); "
+            "ys = jnp.where(jnp.arange(max_n) < n, ys, 0) (give the mask ys's rank, for "
+            "example [:, None], for rows that are not scalars). To loop a traced number of "
+            "times without collecting, use jaxpurity.while_loop. Or make n static: "
+            f"jax.jit(f, static_argnames='n'); see {page('static_arguments')}."
+        )
+    if isinstance(n, (bool, jnp.bool_)):
+        raise TypeError(
+            f"jaxpurity.collect: n must be an int (the number of rows), got {n!r}, a bool. "
+            "Pass the count itself, for example collect(fn, 3)."
+        )
+    if not isinstance(n, numbers.Integral):
+        fix = f"int({n!r})" if isinstance(n, numbers.Real) else "int(n)"
+        raise TypeError(
+            f"jaxpurity.collect: n must be a Python int (the number of rows), got {n!r} "
+            f"(type {type(n).__name__}). Pass a whole number: {fix}, outside of any jit."
+        )
+    if n < 0:
+        raise ValueError(
+            f"jaxpurity.collect: n must be >= 0 (the number of rows), got {n}. Pass "
+            f"max({n}, 0) if a negative count should mean no rows."
+        )
+    return int(n)
+
+
+def collect(fn: Callable[[jax.Array], T], n: int) -> T:
+    """Stack ``fn(0), ..., fn(n - 1)``, as ``jnp.stack([fn(i) for i in range(n)])`` would.
+
+    The Python loop traces ``fn`` ``n`` times, so compile time grows with
+    ``n``; ``collect`` traces it once, inside a :func:`jax.lax.scan`, so
+    compile time does not. ``fn`` may return any pytree of arrays of any
+    rank: each leaf is stacked along a new first axis (like
+    ``jax.tree_util.tree_map(lambda *ys: jnp.stack(ys), *outputs)``).
+
+    ``n = 0`` returns arrays with zero rows and ``fn``'s shapes and dtypes
+    after them (found with :func:`jax.eval_shape`, without running ``fn``),
+    where ``jnp.stack([])`` would raise; these arrays are strongly typed.
+
+    Args:
+      fn: ``fn(i)`` for the ``i``-th row; ``i`` is an ``int32`` scalar array
+        (traced), so use it in ``jnp`` operations, not in Python ``if``.
+      n: How many rows: a non-negative Python (or NumPy) int known before
+        tracing.
+
+    Returns:
+      ``fn``'s output pytree with every leaf stacked: leaf shape ``(n, *s)``.
+
+    Raises:
+      TypeError: ``fn`` is not callable; ``n`` is a bool, a float or another
+        non-integer, or is traced (the message shows the fixed-maximum plus
+        mask pattern).
+      ValueError: ``n`` is negative.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> import jaxpurity
+      >>> jaxpurity.collect(lambda i: i * i, 4).tolist()
+      [0, 1, 4, 9]
+      >>> rows = jaxpurity.collect(lambda i: {"x": jnp.full(2, i), "y": 0.5 * i}, 3)
+      >>> rows["x"].tolist(), rows["y"].tolist()
+      ([[0, 0], [1, 1], [2, 2]], [0.0, 0.5, 1.0])
+      >>> jaxpurity.collect(lambda i: jnp.zeros(2), 0).shape
+      (0, 2)
+    """
+    require_callable(fn, "fn", "collect", "lambda i: i ** 2")
+    n = _check_count(n)
+    if n == 0:
+        row = jax.eval_shape(fn, jax.ShapeDtypeStruct((), jnp.int32))
+        return jax.tree_util.tree_map(lambda s: jnp.zeros((0, *s.shape), s.dtype), row)
+
+    def step(i: jax.Array, _: None) -> tuple[jax.Array, T]:
+        return i + 1, fn(i)
+
+    _, rows = lax.scan(step, jnp.int32(0), None, length=n)
+    return rows

@@ -1,1 +1,515 @@
-"""Placeholder: being written now; replace this whole file."""
+"""Describe the types of pytrees, and say how two of them differ and how to fix it.
+
+This is the one place that turns arrays, tracers, ``ShapeDtypeStruct`` s and
+Python scalars into types, compares two pytrees of them, and writes the error.
+Every jaxpurity helper that needs "these must have the same type" calls
+:func:`check_same_types`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+__all__ = [
+    "LeafType",
+    "TypeMismatchError",
+    "check_castable",
+    "check_same_types",
+    "describe_leaf",
+    "leaf_type",
+    "shape_dtype_structs",
+]
+
+
+class TypeMismatchError(TypeError):
+    """Two pytrees that must have the same type (structure, shapes, dtypes) do not.
+
+    Raised by :func:`jaxpurity.cond`, :func:`jaxpurity.scan` and the other
+    jaxpurity helpers before JAX's own error. The message lists every
+    differing leaf by its pytree path and ends with a fix. It subclasses
+    :class:`TypeError`, so code that catches JAX's ``TypeError`` still works.
+    """
+
+    __module__ = "jaxpurity"  # shown as jaxpurity.TypeMismatchError, where users import it
+
+
+@dataclass(frozen=True)
+class LeafType:
+    """The type of one pytree leaf, as JAX sees it while tracing.
+
+    Attributes:
+      shape: The array shape; ``()`` for a scalar.
+      dtype: The dtype after JAX canonicalises it (``float32`` unless x64 is on);
+        a NumPy dtype, or JAX's own dtype for a typed PRNG key (``key<fry>``).
+      weak: Whether the type is weak, that is it came from a Python scalar
+        and takes its dtype from whatever it is combined with.
+    """
+
+    shape: tuple[int, ...]
+    dtype: Any
+    weak: bool
+
+    def __str__(self) -> str:
+        text = f"{self.dtype.name}[{','.join(map(str, self.shape))}]"
+        if self.weak:
+            origin = "a Python scalar" if self.shape == () else "built from a Python scalar"
+            text += f" (weak: {origin})"
+        return text
+
+
+def _is_extended(dtype: Any) -> bool:
+    """Whether ``dtype`` is one of JAX's own dtypes, such as a typed PRNG key's ``key<fry>``."""
+    return jax.dtypes.issubdtype(dtype, jax.dtypes.extended)
+
+
+def leaf_type(x: Any) -> LeafType:
+    """The :class:`LeafType` of an array, tracer, ``ShapeDtypeStruct`` or Python scalar.
+
+    Nothing is computed or put on a device: only the type is read.
+
+    Args:
+      x: One pytree leaf.
+
+    Returns:
+      Its shape, dtype and weak-typedness.
+
+    Raises:
+      TypeError: ``x`` is not an array-like value (for example a string).
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> str(leaf_type(jnp.zeros((2, 3), jnp.float16)))
+      'float16[2,3]'
+      >>> str(leaf_type(0))
+      'int32[] (weak: a Python scalar)'
+      >>> leaf_type(True).weak
+      False
+    """
+    if isinstance(x, (bool, np.bool_)):
+        return LeafType((), np.dtype(bool), False)
+    if isinstance(x, (int, float, complex)) and not isinstance(x, np.generic):
+        return LeafType((), np.dtype(jnp.result_type(x)), True)
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        dtype = x.dtype
+        if not _is_extended(dtype):  # a PRNG key dtype stays as it is
+            dtype = np.dtype(jax.dtypes.canonicalize_dtype(dtype))  # float64 -> float32 sans x64
+        return LeafType(tuple(x.shape), dtype, bool(getattr(x, "weak_type", False)))
+    raise TypeError(
+        f"{x!r} (type {type(x).__name__}) is not an array or a Python scalar, so it has no "
+        "JAX type; only arrays, numbers and pytrees of them can flow through JAX"
+    )
+
+
+def describe_leaf(x: Any) -> str:
+    """The type of ``x`` written the way jaxpurity messages write it.
+
+    Args:
+      x: One pytree leaf (see :func:`leaf_type`).
+
+    Returns:
+      A short text such as ``"float32[3]"`` or ``"int32[] (weak: a Python scalar)"``.
+
+    Example:
+      >>> import jax
+      >>> describe_leaf(jax.ShapeDtypeStruct((3,), "float32"))
+      'float32[3]'
+      >>> describe_leaf(1.5)
+      'float32[] (weak: a Python scalar)'
+    """
+    return str(leaf_type(x))
+
+
+def shape_dtype_structs(tree: Any) -> Any:
+    """Replace every leaf of ``tree`` by a ``jax.ShapeDtypeStruct`` of its type.
+
+    The weak flag is kept, so the result traces exactly like ``tree`` does
+    (for example as the argument of :func:`jax.eval_shape`).
+
+    Args:
+      tree: A pytree of arrays, tracers, ``ShapeDtypeStruct`` s or Python scalars.
+
+    Returns:
+      The same pytree with ``ShapeDtypeStruct`` leaves.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> shape_dtype_structs({"w": jnp.ones(2), "n": 3})  # doctest: +NORMALIZE_WHITESPACE
+      {'n': ShapeDtypeStruct(shape=(), dtype=int32, weak_type=True),
+       'w': ShapeDtypeStruct(shape=(2,), dtype=float32)}
+    """
+
+    def to_struct(x: Any) -> jax.ShapeDtypeStruct:
+        t = leaf_type(x)
+        return jax.ShapeDtypeStruct(t.shape, t.dtype, weak_type=t.weak)
+
+    return jax.tree_util.tree_map(to_struct, tree)
+
+
+# --------------------------------------------------------------------------- the diff
+
+
+@dataclass(frozen=True)
+class _Difference:
+    """One place where two pytrees differ: what each side has there, and the fix."""
+
+    path: str
+    expected: str
+    actual: str
+    fix: str
+
+
+@dataclass(frozen=True)
+class _Names:
+    expected: str
+    actual: str
+
+
+# Compares two leaf types (and the leaves, for their values); returns the fix, or None if fine.
+_LeafRule = Callable[[LeafType, LeafType, Any, Any, _Names], "str | None"]
+
+
+def _jnp_dtype(dtype: np.dtype) -> str:
+    return "jnp.bool_" if dtype == np.dtype(bool) else f"jnp.{dtype.name}"
+
+
+def _literal(x: Any) -> str:
+    """How to write leaf ``x`` in a fix: its value when it is a known Python number."""
+    if isinstance(x, numbers.Number) and not isinstance(x, (bool, np.generic)):
+        return repr(x)
+    return "x"
+
+
+def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    try:
+        return np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        return False
+
+
+def _weak_promotes_to(weak: np.dtype, dtype: Any) -> bool:
+    """Whether JAX's promotion of a weakly typed ``weak`` value with ``dtype`` gives ``dtype``."""
+    if _is_extended(dtype):
+        return False
+    kinds = (
+        (jnp.bool_, bool),
+        (jnp.integer, int),
+        (jnp.floating, float),
+        (jnp.complexfloating, complex),
+    )
+    for kind, python_type in kinds:  # a Python type stands for a weak value of that kind
+        if jnp.issubdtype(weak, kind):
+            return np.dtype(jnp.result_type(python_type, dtype)) == dtype
+    return False
+
+
+def _scalar_to_array_fix(scalar: Any, side: str, array: LeafType, array_side: str) -> str:
+    """A Python scalar stands where the other side has an array: build a matching array."""
+    value = _literal(scalar)
+    shape, dtype = array.shape, _jnp_dtype(array.dtype)
+    if value in ("0", "0.0", "x"):
+        build = f"jnp.zeros_like(x), here jnp.zeros({shape}, {dtype})"
+        if value == "x":
+            build += " (or jnp.ones_like(x), jnp.full_like(x, value))"
+    elif value in ("1", "1.0"):
+        build = f"jnp.ones_like(x), here jnp.ones({shape}, {dtype})"
+    else:
+        build = f"jnp.full_like(x, {value}), here jnp.full({shape}, {value}, {dtype})"
+    return (
+        f"{side} has a Python scalar where {array_side} has an array x; "
+        f"build a matching array instead: {build}"
+    )
+
+
+def _same_type_rule(
+    e: LeafType, a: LeafType, e_value: Any, a_value: Any, names: _Names, *, weak_ok: bool
+) -> str | None:
+    """The fix when ``e`` and ``a`` cannot stand for each other, else None."""
+    if e.shape == a.shape and e.dtype == a.dtype:
+        return None  # a weak and a strong leaf of one dtype are the same type to JAX
+    if e.shape == a.shape and weak_ok and e.weak != a.weak:
+        weak, strong = (e, a) if e.weak else (a, e)
+        if _weak_promotes_to(weak.dtype, strong.dtype):
+            return None
+    if e.shape != a.shape:
+        if e.weak and e.shape == () and a.shape:
+            return _scalar_to_array_fix(e_value, names.expected, a, names.actual)
+        if a.weak and a.shape == () and e.shape:
+            return _scalar_to_array_fix(a_value, names.actual, e, names.expected)
+        cast = "" if e.dtype == a.dtype else f".astype({_jnp_dtype(e.dtype)})"
+        if _broadcasts_to(a.shape, e.shape):
+            return f"broadcast {names.actual}'s value x: jnp.broadcast_to(x, {e.shape}){cast}"
+        cast = "" if e.dtype == a.dtype else f".astype({_jnp_dtype(a.dtype)})"
+        if _broadcasts_to(e.shape, a.shape):
+            return f"broadcast {names.expected}'s value x: jnp.broadcast_to(x, {a.shape}){cast}"
+        return (
+            f"shapes {e.shape} and {a.shape} do not broadcast to each other; make "
+            f"{names.expected} and {names.actual} produce the same shape (look for the "
+            "slice, reduction or concatenation that changed it)"
+        )
+    # Same shape, different dtype.
+    if _is_extended(e.dtype) or _is_extended(a.dtype):
+        return (
+            f"make {names.expected} and {names.actual} hold the same kind of value here "
+            f"({e.dtype.name} vs {a.dtype.name}): a typed PRNG key converts to and from its "
+            "raw uint32 data only with jax.random.key_data / jax.random.wrap_key_data"
+        )
+    if e.weak or a.weak:
+        if e.weak and (not a.weak or jnp.result_type(e.dtype, a.dtype) == a.dtype):
+            side, value, dtype = names.expected, e_value, a.dtype
+        else:
+            side, value, dtype = names.actual, a_value, e.dtype
+        return (
+            f"{side} is weakly typed (a Python scalar takes its dtype from context); "
+            f"give it the dtype explicitly: jnp.asarray({_literal(value)}, {_jnp_dtype(dtype)})"
+        )
+    if not jnp.can_cast(a.dtype, e.dtype, casting="safe") and jnp.can_cast(
+        e.dtype, a.dtype, casting="safe"
+    ):
+        return f"cast {names.expected}'s value x: x.astype({_jnp_dtype(a.dtype)})"
+    return f"cast {names.actual}'s value x: x.astype({_jnp_dtype(e.dtype)})"
+
+
+def _castable_rule(
+    e: LeafType, a: LeafType, e_value: Any, a_value: Any, names: _Names
+) -> str | None:
+    """The fix when ``a`` cannot become ``e`` without losing information, else None."""
+    del e_value, a_value
+    problems = []
+    if not _broadcasts_to(a.shape, e.shape):
+        problems.append(f"shape {a.shape} does not broadcast to {e.shape}")
+    if _is_extended(e.dtype) or _is_extended(a.dtype):
+        lossless = e.dtype == a.dtype  # nothing converts to or from a typed PRNG key
+    elif a.weak:
+        lossless = _weak_promotes_to(a.dtype, e.dtype)
+    else:
+        lossless = bool(jnp.can_cast(a.dtype, e.dtype, casting="safe"))
+    if not lossless:
+        problems.append(f"{a.dtype.name} -> {e.dtype.name} can lose information")
+    if not problems:
+        return None
+    return (
+        f"{' and '.join(problems)}; convert {names.actual}'s value x yourself where you "
+        f"accept the loss (for example x.astype({_jnp_dtype(e.dtype)}), jnp.round first for "
+        f"floats to integers), or change {names.expected} to a type that holds it"
+    )
+
+
+def _is_leaf(x: Any) -> bool:
+    return x is not None and jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(x))
+
+
+def _children(node: Any) -> tuple[dict[str, Any], Any]:
+    """One level of ``node``: its children by key (``"['a']"``, ``"[0]"``, ``".w"``)."""
+    pairs, treedef = jax.tree_util.tree_flatten_with_path(node, is_leaf=lambda y: y is not node)
+    return {jax.tree_util.keystr(path): child for path, child in pairs}, treedef
+
+
+def _describe_node(node: Any, keys: list[str]) -> str:
+    if node is None:
+        return "None"
+    if isinstance(node, (tuple, list)) and not hasattr(node, "_fields"):
+        return f"{type(node).__name__} of length {len(node)}"
+    if isinstance(node, dict):
+        return f"dict with keys {sorted(node, key=repr)}"
+    return f"{type(node).__name__} with children {', '.join(keys) or '(none)'}"
+
+
+def _describe_any(x: Any) -> str:
+    if _is_leaf(x):
+        try:
+            return str(leaf_type(x))
+        except TypeError:
+            return f"{x!r} (type {type(x).__name__}, not an array)"
+    return _describe_node(x, list(_children(x)[0]))
+
+
+def _walk(
+    expected: Any, actual: Any, path: str, names: _Names, rule: _LeafRule, out: list[_Difference]
+) -> None:
+    """Append to ``out`` every difference between the two subtrees at ``path``."""
+    e_leaf, a_leaf = _is_leaf(expected), _is_leaf(actual)
+    if e_leaf and a_leaf:
+        try:
+            e, a = leaf_type(expected), leaf_type(actual)
+        except TypeError as err:
+            out.append(
+                _Difference(
+                    path,
+                    _describe_any(expected),
+                    _describe_any(actual),
+                    f"{err}; return an array (or a Python number) here",
+                )
+            )
+            return
+        fix = rule(e, a, expected, actual, names)
+        if fix is not None:
+            out.append(_Difference(path, str(e), str(a), fix))
+        return
+    if e_leaf or a_leaf:
+        out.append(
+            _Difference(
+                path,
+                _describe_any(expected),
+                _describe_any(actual),
+                f"return the same kind of value from {names.expected} and {names.actual}: "
+                "an array in both, or the same container in both",
+            )
+        )
+        return
+    e_kids, e_def = _children(expected)
+    a_kids, a_def = _children(actual)
+    if e_def != a_def:
+        e_desc, a_desc = (
+            _describe_node(expected, list(e_kids)),
+            _describe_node(actual, list(a_kids)),
+        )
+        missing = [k for k in e_kids if k not in a_kids]
+        extra = [k for k in a_kids if k not in e_kids]
+        if type(expected) is not type(actual):
+            fix = f"use the same container type ({type(expected).__name__}) in both"
+        elif missing or extra:
+            parts = [f"{', '.join(missing)} only in {names.expected}"] if missing else []
+            parts += [f"{', '.join(extra)} only in {names.actual}"] if extra else []
+            same = "length" if isinstance(expected, (tuple, list)) else "keys"
+            fix = f"{'; '.join(parts)}: add or remove entries so both have the same {same}"
+        else:
+            fix = (
+                f"both are {type(expected).__name__} but their static (non-array) fields "
+                "differ; make them equal"
+            )
+        out.append(_Difference(path, e_desc, a_desc, fix))
+    for key, child in e_kids.items():
+        if key in a_kids:
+            _walk(child, a_kids[key], path + key, names, rule, out)
+
+
+def _raise_if_different(
+    expected: Any, actual: Any, *, what: str, names: _Names, rule: _LeafRule
+) -> None:
+    differences: list[_Difference] = []
+    _walk(expected, actual, "", names, rule, differences)
+    if not differences:
+        return
+    width = max(len("path"), *(len(d.path or "(top level)") for d in differences))
+    lines = [f"{what}.", f"  {'path'.ljust(width)}  {names.expected} vs {names.actual}"]
+    for d in differences:
+        lines.append(f"  {(d.path or '(top level)').ljust(width)}  {d.expected} vs {d.actual}")
+    lines.append("How to fix:")
+    lines += [f"  {(d.path or '(top level)').ljust(width)}  {d.fix}" for d in differences]
+    raise TypeMismatchError("\n".join(lines))
+
+
+def check_same_types(
+    expected: Any,
+    actual: Any,
+    *,
+    what: str,
+    expected_name: str,
+    actual_name: str,
+    weak_ok: bool = False,
+) -> None:
+    """Raise :class:`TypeMismatchError` unless two pytrees have the same type.
+
+    The same type means the same pytree structure and, leaf by leaf, the same
+    shape and dtype. A weakly typed leaf (one that came from a Python scalar)
+    and a strongly typed leaf of the same dtype count as the same type, since
+    JAX treats them so. A weak leaf whose dtype differs from the other side's
+    is a mismatch: JAX would pick its dtype by promotion, silently.
+
+    Args:
+      expected: A pytree of arrays, tracers, ``ShapeDtypeStruct`` s or Python
+        scalars: the type that is required (a loop's ``init_val``, a branch).
+      actual: A pytree of the same kinds of leaves, checked against ``expected``.
+      what: The first line of the message: what mismatched, for example
+        ``"cond branches return different types"``.
+      expected_name: How the message names ``expected`` (``"init_val"``).
+      actual_name: How the message names ``actual`` (``"body_fun output"``).
+      weak_ok: Also accept a weak leaf whose dtype differs from a strong leaf
+        on the other side when JAX's promotion of the two gives the strong
+        side's dtype (``0`` against ``float16``). Use it where that promotion
+        is the intent, such as writing a Python number into a typed buffer.
+
+    Raises:
+      TypeMismatchError: The types differ. The message lists every differing
+        leaf by path (``jax.tree_util.keystr``) with both sides' shape, dtype
+        and weak flag, then a fix for each.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> check_same_types(
+      ...     {"w": jnp.zeros(3), "n": 0},
+      ...     {"w": jnp.zeros(2), "n": jnp.float16(1)},
+      ...     what="the loop carry changed type",
+      ...     expected_name="init_val",
+      ...     actual_name="body_fun output",
+      ... )
+      Traceback (most recent call last):
+      jaxpurity.TypeMismatchError: the loop carry changed type.
+        path   init_val vs body_fun output
+        ['n']  int32[] (weak: a Python scalar) vs float16[]
+        ['w']  float32[3] vs float32[2]
+      How to fix:
+        ['n']  init_val is weakly typed (a Python scalar takes its dtype from context); give it the dtype explicitly: jnp.asarray(0, jnp.float16)
+        ['w']  shapes (3,) and (2,) do not broadcast to each other; make init_val and body_fun output produce the same shape (look for the slice, reduction or concatenation that changed it)
+    """  # noqa: E501
+
+    def rule(e: LeafType, a: LeafType, e_value: Any, a_value: Any, names: _Names) -> str | None:
+        return _same_type_rule(e, a, e_value, a_value, names, weak_ok=weak_ok)
+
+    _raise_if_different(
+        expected, actual, what=what, names=_Names(expected_name, actual_name), rule=rule
+    )
+
+
+def check_castable(
+    template: Any, actual: Any, *, what: str, template_name: str, actual_name: str
+) -> None:
+    """Raise :class:`TypeMismatchError` unless ``actual`` converts to ``template`` losslessly.
+
+    The rule, leaf by leaf: the structure must be the same; ``actual``'s shape
+    must broadcast to the template's (``()`` -> ``(3,)`` does, ``(2,)`` ->
+    ``(3,)`` does not); and its dtype must cast safely,
+    ``jnp.can_cast(actual, template, casting="safe")`` (``int8`` -> ``float32``
+    does, ``float32`` -> ``int32`` and ``float32`` -> ``float16`` do not). A
+    weakly typed leaf (a Python scalar) converts where JAX's promotion would
+    give the template's dtype (``0`` -> ``float16`` does, ``0.5`` -> ``int32``
+    does not).
+
+    Args:
+      template: A pytree of arrays or ``ShapeDtypeStruct`` s: the target type.
+      actual: A pytree of values (or their types) to be converted.
+      what: The first line of the message.
+      template_name: How the message names ``template`` (``"like"``).
+      actual_name: How the message names ``actual`` (``"true_fun output"``).
+
+    Raises:
+      TypeMismatchError: Some leaf would change its value or cannot be
+        broadcast; every such leaf is listed by path with a fix.
+
+    Example:
+      >>> import jax
+      >>> import jax.numpy as jnp
+      >>> f32 = jax.ShapeDtypeStruct((3,), jnp.float32)
+      >>> check_castable(f32, jnp.int8(1), what="x", template_name="like", actual_name="out")
+      >>> check_castable(
+      ...     f32, jnp.zeros(2), what="cannot convert", template_name="like", actual_name="out"
+      ... )  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      jaxpurity.TypeMismatchError: cannot convert.
+      ...
+        (top level)  shape (2,) does not broadcast to (3,); convert out's value x yourself...
+    """
+    _raise_if_different(
+        template,
+        actual,
+        what=what,
+        names=_Names(template_name, actual_name),
+        rule=_castable_rule,
+    )

@@ -1,0 +1,99 @@
+"""Shared fixtures: run a function with and without jit on every device, compare pytrees.
+
+* ``run`` (fixture, parametrised): ``run(fn, *args)`` puts ``args`` on one device
+  with :func:`jax.device_put` and calls ``fn`` directly or through :func:`jax.jit`.
+  A test that takes it runs once per (device, jit) pair that ``jax.devices()`` offers.
+* ``assert_same_tree`` (fixture): asserts two pytrees have the same structure,
+  shapes, dtypes, weak types and values.
+* ``x64`` (fixture): the test runs with 64-bit types on (``float64`` stays ``float64``).
+* ``gpu`` marker: a test marked ``@pytest.mark.gpu`` runs where JAX sees a GPU and
+  is skipped elsewhere; the ``gpu_devices`` fixture lists the GPUs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import numpy as np
+import pytest
+
+
+def _gpus() -> list[jax.Device]:
+    try:
+        return jax.devices("gpu")
+    except RuntimeError:
+        return []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "gpu: needs a GPU; skipped where jax.devices('gpu') finds none"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if _gpus():
+        return
+    skip = pytest.mark.skip(reason="needs a GPU, and JAX sees none here")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def gpu_devices() -> list[jax.Device]:
+    """The GPUs JAX can use here (empty on a CPU-only machine or with JAX_PLATFORMS=cpu)."""
+    return _gpus()
+
+
+@dataclass(frozen=True)
+class Runner:
+    """Calls a function on one device, with or without :func:`jax.jit`."""
+
+    device: jax.Device
+    jit: bool
+
+    def __call__(self, fn: Callable[..., Any], *args: Any) -> Any:
+        args = jax.device_put(args, self.device)
+        return (jax.jit(fn) if self.jit else fn)(*args)
+
+    def __str__(self) -> str:
+        return f"{self.device.platform}{self.device.id}-{'jit' if self.jit else 'eager'}"
+
+
+@pytest.fixture(params=[Runner(d, jit) for d in jax.devices() for jit in (False, True)], ids=str)
+def run(request: pytest.FixtureRequest) -> Runner:
+    """``run(fn, *args)``: ``fn(*args)`` on each device, eagerly and under ``jax.jit``."""
+    return request.param
+
+
+def _assert_same_tree(actual: Any, expected: Any) -> None:
+    assert jax.tree_util.tree_structure(actual) == jax.tree_util.tree_structure(expected)
+    for a, e in zip(
+        jax.tree_util.tree_leaves(actual), jax.tree_util.tree_leaves(expected), strict=True
+    ):
+        assert (a.shape, a.dtype) == (e.shape, e.dtype)
+        assert getattr(a, "weak_type", False) == getattr(e, "weak_type", False)
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(e))
+
+
+@pytest.fixture
+def assert_same_tree() -> Callable[[Any, Any], None]:
+    """``assert_same_tree(actual, expected)``: same structure, dtypes, weak flags and values."""
+    return _assert_same_tree
+
+
+@pytest.fixture
+def x64() -> Iterator[None]:
+    """Run the test with 64-bit types on (``jax.enable_x64`` is newer than JAX 0.4.35)."""
+    if hasattr(jax, "enable_x64"):
+        context = jax.enable_x64(True)
+    else:
+        from jax.experimental import enable_x64
+
+        context = enable_x64(True)
+    with context:
+        yield

@@ -1,0 +1,332 @@
+"""Tests for jaxpurity/_typediff.py: leaf types, the pytree diff, and its messages."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from jaxpurity import TypeMismatchError
+from jaxpurity._typediff import (
+    check_castable,
+    check_same_types,
+    describe_leaf,
+    leaf_type,
+    shape_dtype_structs,
+)
+
+NAMES = {"expected_name": "left", "actual_name": "right"}
+
+
+def mismatch(expected, actual, **kwargs) -> str:
+    """The message check_same_types raises for ``expected`` vs ``actual``."""
+    with pytest.raises(TypeMismatchError) as info:
+        check_same_types(expected, actual, what="they differ", **NAMES, **kwargs)
+    return str(info.value)
+
+
+def rows(message: str) -> dict[str, str]:
+    """The message's diff table as {path: "left vs right"} (paths as jax keystr writes them)."""
+    table = message.split("How to fix:")[0].splitlines()[2:]
+    return dict(re.match(r"  (\(top level\)|\S+)\s+(.*)", line).groups() for line in table)
+
+
+def fixes(message: str) -> dict[str, str]:
+    lines = message.split("How to fix:\n")[1].splitlines()
+    return dict(re.match(r"  (\(top level\)|\S+)\s+(.*)", line).groups() for line in lines)
+
+
+class Pair(NamedTuple):
+    a: object
+    b: object
+
+
+# --------------------------------------------------------------------------- leaf types
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (0, "int32[] (weak: a Python scalar)"),
+        (1.5, "float32[] (weak: a Python scalar)"),
+        (1j, "complex64[] (weak: a Python scalar)"),
+        (True, "bool[]"),
+        (np.float16(1), "float16[]"),
+        (np.zeros((2, 3), np.int8), "int8[2,3]"),
+        (jnp.zeros(3), "float32[3]"),
+        (jax.ShapeDtypeStruct((4,), jnp.bfloat16), "bfloat16[4]"),
+        (
+            jax.ShapeDtypeStruct((4,), jnp.float32, weak_type=True),
+            "float32[4] (weak: built from a Python scalar)",
+        ),
+    ],
+)
+def test_describe_leaf_matches_what_jax_traces(value, text):
+    assert describe_leaf(value) == text
+    # What jax.eval_shape sees for the same value: same shape, dtype and weak flag.
+    traced = jax.eval_shape(lambda x: x, value)
+    t = leaf_type(value)
+    assert (t.shape, t.dtype, t.weak) == (traced.shape, traced.dtype, traced.weak_type)
+
+
+def test_leaf_type_reads_tracers_inside_jit():
+    seen = {}
+
+    def f(x, y):
+        seen["x"], seen["y"] = leaf_type(x), leaf_type(y * 2)
+        return x
+
+    jax.jit(f)(jnp.ones((2,), jnp.float16), 1.0)
+    assert str(seen["x"]) == "float16[2]"
+    assert str(seen["y"]) == "float32[] (weak: a Python scalar)"
+
+
+def test_leaf_type_canonicalises_float64_without_x64():
+    # Without x64 a float64 numpy array becomes float32 once JAX sees it.
+    assert leaf_type(np.zeros(2)).dtype == jnp.asarray(np.zeros(2)).dtype == np.float32
+
+
+def test_typed_prng_keys_have_their_own_dtype():
+    key = jax.random.key(0)
+    assert describe_leaf(key) == f"{key.dtype.name}[]"
+    check_same_types({"key": key}, {"key": jax.random.split(key)[0]}, what="x", **NAMES)
+    message = mismatch(key, jax.random.key_data(key)[0])
+    assert "jax.random.key_data / jax.random.wrap_key_data" in fixes(message)["(top level)"]
+    with pytest.raises(TypeMismatchError, match=r"can lose information"):
+        check_castable(jnp.zeros(()), key, what="x", template_name="like", actual_name="out")
+    assert "(weak: a Python scalar)" in mismatch(key, 0, weak_ok=True)
+
+
+def test_leaf_type_rejects_non_arrays_naming_the_value():
+    with pytest.raises(TypeError, match=r"'abc' \(type str\) is not an array or a Python scalar"):
+        leaf_type("abc")
+
+
+def test_shape_dtype_structs_traces_like_the_original_tree():
+    tree = {"w": jnp.ones((2, 3)), "n": 3, "h": np.float16(2), "none": None}
+    structs = shape_dtype_structs(tree)
+
+    def f(t):
+        return t["w"] * t["n"] + t["h"], t["n"] * 2
+
+    assert jax.eval_shape(f, structs) == jax.eval_shape(f, tree)
+
+
+# --------------------------------------------------------------------------- same types
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual"),
+    [
+        (jnp.zeros(3), jnp.ones(3)),
+        (1.0, jnp.float32(2)),  # weak and strong float32: the same type to JAX
+        ({"a": 0, "b": (jnp.int8(1), None)}, {"a": jnp.int32(0), "b": (np.int8(2), None)}),
+        (Pair(1.0, 2.0), Pair(jnp.float32(1), 3.0)),
+    ],
+)
+def test_check_same_types_accepts_equal_types(expected, actual):
+    check_same_types(expected, actual, what="x", **NAMES)
+
+
+def test_mismatch_lists_every_differing_leaf_by_path_shape_dtype_and_weak_flag():
+    left = {"w": jnp.zeros(3), "n": 0, "ok": jnp.zeros(2), "deep": [jnp.zeros((2, 2)), 1.0]}
+    right = {
+        "w": jnp.zeros(2),
+        "n": jnp.float16(1),
+        "ok": jnp.ones(2),
+        "deep": [jnp.zeros((2, 2), jnp.int8), jnp.float16(1)],
+    }
+    message = mismatch(left, right)
+    assert message.splitlines()[0] == "they differ."
+    paths = [jax.tree_util.keystr(p) for p, _ in jax.tree_util.tree_flatten_with_path(left)[0]]
+    differing = [p for p in paths if p != "['ok']"]
+    assert rows(message) == {
+        differing[0]: "float32[2,2] vs int8[2,2]",
+        differing[1]: "float32[] (weak: a Python scalar) vs float16[]",
+        differing[2]: "int32[] (weak: a Python scalar) vs float16[]",
+        differing[3]: "float32[3] vs float32[2]",
+    }
+    assert set(fixes(message)) == set(differing)
+    assert message.rstrip().splitlines()[-1].startswith("  ['w']")  # ends with a fix
+
+
+def test_weak_scalar_against_other_dtype_is_a_mismatch_unless_weak_ok():
+    message = mismatch(0, jnp.float16(1))
+    assert "jnp.asarray(0, jnp.float16)" in fixes(message)["(top level)"]
+    check_same_types(0, jnp.float16(1), what="x", **NAMES, weak_ok=True)
+    check_same_types(jnp.float16(1), 0.5, what="x", **NAMES, weak_ok=True)
+    # weak_ok still refuses what promotion would not give: a float into an int, or new shapes.
+    assert "jnp.asarray(0.5, jnp.int32)" in mismatch(jnp.int32(1), 0.5, weak_ok=True)
+    assert "jnp.zeros_like(x)" in mismatch(0, jnp.zeros(3), weak_ok=True)
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "fix"),
+    [
+        (
+            0.0,
+            jnp.zeros(3),
+            "right has an array x; build a matching array instead: jnp.zeros_like(x)",
+        ),
+        (
+            jnp.zeros(3),
+            1,
+            "right has a Python scalar where left has an array x; build a matching array "
+            "instead: jnp.ones_like(x)",
+        ),
+        (2.5, jnp.zeros((2, 2)), "jnp.full_like(x, 2.5)"),
+        (jnp.zeros(3), jnp.zeros(()), "broadcast right's value x: jnp.broadcast_to(x, (3,))"),
+        (
+            jnp.zeros(()),
+            jnp.zeros((2, 3), jnp.int8),
+            "broadcast left's value x: jnp.broadcast_to(x, (2, 3)).astype(jnp.int8)",
+        ),
+        (jnp.zeros(3), jnp.zeros(2), "shapes (3,) and (2,) do not broadcast to each other"),
+        (jnp.zeros(3), jnp.zeros(3, jnp.int32), "cast right's value x: x.astype(jnp.float32)"),
+        (
+            jnp.zeros(3, jnp.int8),
+            jnp.zeros(3, jnp.float32),
+            "cast left's value x: x.astype(jnp.float32)",
+        ),
+        (
+            0,
+            jnp.float16(0),
+            "left is weakly typed (a Python scalar takes its dtype from context); give it the "
+            "dtype explicitly: jnp.asarray(0, jnp.float16)",
+        ),
+        (
+            jnp.bfloat16(0),
+            1.0,
+            "right is weakly typed (a Python scalar takes its dtype from context); give it the "
+            "dtype explicitly: jnp.asarray(1.0, jnp.bfloat16)",
+        ),
+    ],
+)
+def test_mismatch_fix_is_concrete_for_the_case(left, right, fix):
+    assert fix in fixes(mismatch(left, right))["(top level)"]
+
+
+def test_broadcast_fix_really_fixes_the_mismatch():
+    x = jnp.zeros(())
+    check_same_types(jnp.zeros(3), jnp.broadcast_to(x, (3,)), what="x", **NAMES)
+    check_same_types(jnp.float16(0), jnp.asarray(0, jnp.float16), what="x", **NAMES)
+
+
+# --------------------------------------------------------------------------- structure
+
+
+def test_structure_mismatch_names_missing_and_extra_dict_keys():
+    message = mismatch({"a": 1.0, "b": 2.0, "c": 3.0}, {"a": 1.0, "d": 2.0, "c": jnp.zeros(2)})
+    table = rows(message)
+    assert (
+        table["(top level)"] == "dict with keys ['a', 'b', 'c'] vs dict with keys ['a', 'c', 'd']"
+    )
+    assert "['b'] only in left; ['d'] only in right" in fixes(message)["(top level)"]
+    assert (
+        table["['c']"] == "float32[] (weak: a Python scalar) vs float32[2]"
+    )  # common keys still compared
+
+
+def test_structure_mismatch_names_tuple_lengths_and_container_types():
+    message = mismatch({"x": (1.0, 2.0)}, {"x": (1.0, 2.0, 3.0)})
+    assert rows(message)["['x']"] == "tuple of length 2 vs tuple of length 3"
+    assert "[2] only in right" in fixes(message)["['x']"]
+    message = mismatch((1.0, 2.0), [1.0, 2.0])
+    assert rows(message)["(top level)"] == "tuple of length 2 vs list of length 2"
+    assert "use the same container type (tuple)" in fixes(message)["(top level)"]
+
+
+def test_structure_mismatch_names_dataclass_fields():
+    message = mismatch(Pair(jnp.zeros(2), 1.0), Pair(jnp.zeros(3), None))
+    table = rows(message)
+    assert table[".a"] == "float32[2] vs float32[3]"
+    assert table[".b"] == "float32[] (weak: a Python scalar) vs None"
+
+    @dataclasses.dataclass
+    class Params:
+        w: object
+        b: object
+
+    jax.tree_util.register_dataclass(Params, data_fields=["w", "b"], meta_fields=[])
+    message = mismatch(Params(jnp.zeros(2), 0.0), {"w": jnp.zeros(2)})
+    assert rows(message)["(top level)"] == "Params with children .w, .b vs dict with keys ['w']"
+
+
+def test_structure_mismatch_names_static_field_differences():
+    @dataclasses.dataclass
+    class Layer:
+        w: object
+        act: str
+
+    jax.tree_util.register_dataclass(Layer, data_fields=["w"], meta_fields=["act"])
+    message = mismatch(Layer(jnp.zeros(2), "relu"), Layer(jnp.zeros(2), "tanh"))
+    assert "static (non-array) fields differ" in fixes(message)["(top level)"]
+
+
+def test_leaf_against_container_or_non_array():
+    message = mismatch({"a": jnp.zeros(2)}, {"a": {"x": jnp.zeros(2)}})
+    assert rows(message)["['a']"] == "float32[2] vs dict with keys ['x']"
+    message = mismatch({"a": jnp.zeros(2)}, {"a": "text"})
+    assert rows(message)["['a']"] == "float32[2] vs 'text' (type str, not an array)"
+
+
+# --------------------------------------------------------------------------- castable
+
+
+def roundtrips(values, src, dst) -> bool:
+    x = np.asarray(values, dtype=src)
+    with np.errstate(over="ignore"):
+        return x.astype(dst).tolist() == x.tolist()
+
+
+@pytest.mark.parametrize(
+    ("src", "dst", "probe"),
+    [
+        (jnp.int8, jnp.float32, [-128, 127]),
+        (jnp.int16, jnp.float32, [-(2**15), 2**15 - 1]),
+        (jnp.int32, jnp.float32, [2**24 + 1]),
+        (jnp.float32, jnp.int32, [0.5]),
+        (jnp.float32, jnp.float16, [1e-8, 7e4]),
+        (jnp.float16, jnp.float32, [6e-8, 65504]),
+        (jnp.bool_, jnp.int8, [True, False]),
+        (jnp.uint8, jnp.int8, [255]),
+        (jnp.float32, jnp.float32, [1.5]),
+    ],
+)
+def test_castable_rule_is_exactly_the_lossless_conversions(src, dst, probe):
+    template = jax.ShapeDtypeStruct((), dst)
+    lossless = roundtrips(probe, src, dst)
+    if lossless:
+        check_castable(
+            template, jnp.zeros((), src), what="x", template_name="like", actual_name="out"
+        )
+    else:
+        with pytest.raises(TypeMismatchError, match=r"can lose information"):
+            check_castable(
+                template, jnp.zeros((), src), what="x", template_name="like", actual_name="out"
+            )
+
+
+def test_castable_shapes_must_broadcast_to_the_template():
+    template = jax.ShapeDtypeStruct((2, 3), jnp.float32)
+    check_castable(template, jnp.zeros(3), what="x", template_name="like", actual_name="out")
+    with pytest.raises(TypeMismatchError, match=r"shape \(2,\) does not broadcast to \(2, 3\)"):
+        check_castable(template, jnp.zeros(2), what="x", template_name="like", actual_name="out")
+    # Broadcasting only goes one way: the template's shape is the result.
+    with pytest.raises(TypeMismatchError, match=r"shape \(4, 2, 3\) does not broadcast"):
+        check_castable(
+            template, jnp.zeros((4, 2, 3)), what="x", template_name="like", actual_name="out"
+        )
+
+
+def test_castable_weak_scalars_follow_promotion():
+    f16 = jax.ShapeDtypeStruct((3,), jnp.float16)
+    check_castable(f16, 0, what="x", template_name="like", actual_name="out")
+    check_castable(f16, 0.5, what="x", template_name="like", actual_name="out")
+    with pytest.raises(TypeMismatchError, match=r"float32 -> int32 can lose information"):
+        check_castable(jnp.int32(0), 0.5, what="x", template_name="like", actual_name="out")
