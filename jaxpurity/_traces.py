@@ -1,1 +1,339 @@
-"""Placeholder: being written now; replace this whole file."""
+"""Count how often a function is traced, and say which argument caused each retrace."""
+
+from __future__ import annotations
+
+import functools
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, overload
+
+import jax
+from jax._src import core as _jax_core  # trace_state_clean: new JAX no longer exports it
+
+from jaxpurity._leaks import (
+    ARRAYS,
+    SCALARS,
+    arguments,
+    is_jit,
+    is_tracer,
+    qualname,
+    short_repr,
+)
+from jaxpurity._pages import page
+from jaxpurity._typediff import LeafType, leaf_type
+
+__all__ = ["RetraceError", "TraceCounter", "count_traces"]
+
+
+class RetraceError(RuntimeError):
+    """A function decorated with :func:`count_traces` was traced more than ``max_traces`` times.
+
+    The message names the argument (and pytree leaf) whose change made JAX
+    trace again: its shape, dtype or weak type, a static value, or the
+    identity of a Python object, and says how to avoid the retrace.
+    """
+
+
+# ----------------------------------------------------------------- signatures
+
+
+@dataclass(frozen=True)
+class _Static:
+    """A leaf that reaches the function as a Python value, not as an array.
+
+    ``maybe_traced`` marks a Python scalar seen outside a trace (the
+    ``count_traces(jax.jit(f))`` order): ``jit`` may trace it as a weakly
+    typed array or take it as a static argument, and we cannot tell which.
+    """
+
+    value: Any
+    maybe_traced: bool = False
+
+    def same(self, other: _Static) -> bool:
+        """Whether JAX's cache (which hashes and compares static values) sees no change."""
+        if self.value is other.value:
+            return True
+        if _compares_by_identity(self.value):
+            return False
+        try:
+            return bool(self.value == other.value)
+        except Exception:  # noqa: BLE001 - an __eq__ that fails is "not equal" to the cache too
+            return False
+
+    def __str__(self) -> str:
+        if _compares_by_identity(self.value):
+            return f"<{type(self.value).__name__} object, id {id(self.value):#x}>"
+        return short_repr(self.value)
+
+
+def _compares_by_identity(value: Any) -> bool:
+    return type(value).__eq__ is object.__eq__
+
+
+# One argument leaf: an array type (for traced leaves and concrete arrays) or a static value.
+_Leaf = LeafType | _Static
+
+
+def _leaf(x: Any, *, tracing: bool) -> _Leaf:
+    if is_tracer(x) or isinstance(x, ARRAYS):
+        return leaf_type(x)
+    # Inside a trace, a Python value that reaches the body is static (jit traced the rest).
+    return _Static(x, maybe_traced=not tracing and isinstance(x, SCALARS))
+
+
+_Signature = dict[str, tuple[Any, dict[str, _Leaf]]]
+
+
+def _signature(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], *, tracing: bool
+) -> _Signature:
+    """Per argument: its pytree structure and its leaves by path."""
+    out = {}
+    for name, value in arguments(fn, args, kwargs):
+        pairs, treedef = jax.tree_util.tree_flatten_with_path(value)
+        out[name] = (
+            treedef,
+            {jax.tree_util.keystr(path): _leaf(x, tracing=tracing) for path, x in pairs},
+        )
+    return out
+
+
+def _describe(leaf: _Leaf) -> str:
+    return f"static value {leaf}" if isinstance(leaf, _Static) else f"an array {leaf}"
+
+
+def _leaf_difference(old: _Leaf, new: _Leaf) -> tuple[str, bool] | None:
+    """What changed in one leaf, in words, and whether it surely caused a retrace.
+
+    None when nothing changed.
+    """
+    if isinstance(old, _Static) and old.maybe_traced and not isinstance(new, _Static):
+        old = leaf_type(old.value)
+    if isinstance(new, _Static) and new.maybe_traced and not isinstance(old, _Static):
+        new = leaf_type(new.value)
+    if isinstance(old, LeafType) and isinstance(new, LeafType):
+        for what, a, b in [
+            ("shape", old.shape, new.shape),
+            ("dtype", old.dtype, new.dtype),
+            ("weak type", old.weak, new.weak),
+        ]:
+            if a != b:
+                return f"{what} changed from {old} to {new}", True
+        return None
+    if isinstance(old, _Static) and isinstance(new, _Static):
+        if old.same(new):
+            return None
+        if old.maybe_traced and new.maybe_traced:
+            old_type, new_type = leaf_type(old.value), leaf_type(new.value)
+            if old_type != new_type:
+                return _leaf_difference(old_type, new_type)
+            # A traced scalar's value does not cause a retrace; only a static one's does.
+            return f"static value changed from {old} to {new}", False
+        if type(old.value) is type(new.value) and _compares_by_identity(new.value):
+            return (
+                f"a different Python object (id {id(new.value):#x}) of type "
+                f"{type(new.value).__name__}",
+                True,
+            )
+        return f"static value changed from {old} to {new}", True
+    return f"changed from {_describe(old)} to {_describe(new)}", True
+
+
+def _differences(old: _Signature, new: _Signature) -> list[tuple[str, str]]:
+    """``(argument, what changed)`` for each argument leaf whose change caused the retrace.
+
+    Changes that may not have caused it (the value of a Python scalar that
+    ``jit`` may have traced) are listed only when nothing else changed.
+    """
+    sure, unsure = [], []
+    for name in [*old, *(n for n in new if n not in old)]:
+        if name not in old or name not in new:
+            sure.append((name, "is new in this call" if name not in old else "is missing"))
+            continue
+        (old_def, old_leaves), (new_def, new_leaves) = old[name], new[name]
+        if old_def != new_def:
+            sure.append((name, f"pytree structure changed from {old_def} to {new_def}"))
+            continue
+        for path, leaf in new_leaves.items():
+            change = _leaf_difference(old_leaves[path], leaf)
+            if change is not None:
+                (sure if change[1] else unsure).append((name + path, change[0]))
+    return sure or unsure
+
+
+_FIXES = {
+    "shape": "pad or bucket inputs to a few fixed shapes",
+    "dtype": "cast inputs to one dtype before the call (x.astype(...))",
+    "weak type": "pass arrays, not Python scalars (jnp.asarray(value, dtype))",
+    "static value": "pass the value as an array instead of a static argument, or accept "
+    "one trace per value",
+    "Python object": "pass a hashable value object (a frozen dataclass), or the object's "
+    "arrays as arguments, instead of a fresh object each call",
+    "pytree structure": "keep the same containers and keys from call to call",
+}
+
+
+def _fixes(changes: list[tuple[str, str]]) -> list[str]:
+    return list(dict.fromkeys(fix for key, fix in _FIXES.items() for _, c in changes if key in c))
+
+
+# ----------------------------------------------------------------- the counter
+
+
+class TraceCounter:
+    """A function that counts its traces; made by :func:`count_traces`.
+
+    Attributes:
+      traces: How many times the function has been traced so far.
+      signatures: One entry per trace: each argument leaf (``"x"``,
+        ``"params['w']"``) mapped to its type (``"float32[3]"``) or static
+        value (``"static value True"``).
+      max_traces: The limit, or None for no limit.
+    """
+
+    def __init__(self, fn: Callable[..., Any], max_traces: int | None) -> None:
+        if max_traces is not None and max_traces < 1:
+            raise ValueError(f"max_traces must be a positive int or None, not {max_traces!r}")
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._jitted = is_jit(fn)
+        self.max_traces = max_traces
+        self.traces = 0
+        self.signatures: list[dict[str, str]] = []
+        self._raw: list[_Signature] = []
+
+    def __repr__(self) -> str:
+        return f"<count_traces({qualname(self._fn)}): {self.traces} traces>"
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else types.MethodType(self, obj)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._jitted:
+            return self._call_jitted(args, kwargs)
+        leaves = jax.tree_util.tree_leaves((args, kwargs))
+        if not (any(map(is_tracer, leaves)) or not _jax_core.trace_state_clean()):
+            return self._fn(*args, **kwargs)  # an eager call is no trace
+        signature = _signature(self._fn, args, kwargs, tracing=True)
+        if self.max_traces is not None and self.traces >= self.max_traces:
+            raise RetraceError(self._message(signature, self.traces + 1))
+        self._record(signature)
+        return self._fn(*args, **kwargs)
+
+    def _call_jitted(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        # jax.jit(f) calls f itself, so the body cannot be wrapped from here. A call
+        # traces (and compiles) exactly when it misses the jit's cache, so count misses.
+        before = self._fn._cache_size()
+        signature = _signature(self._fn, args, kwargs, tracing=False)
+        out = self._fn(*args, **kwargs)
+        if self._fn._cache_size() > before:
+            if self.max_traces is not None and self.traces >= self.max_traces:
+                raise RetraceError(self._message(signature, self.traces + 1))
+            self._record(signature)
+        return out
+
+    def _record(self, signature: _Signature) -> None:
+        self.traces += 1
+        self._raw.append(signature)
+        self.signatures.append(
+            {
+                name + path: _describe(leaf)
+                for name, (_, leaves) in signature.items()
+                for path, leaf in leaves.items()
+            }
+        )
+
+    def _message(self, signature: _Signature, n: int) -> str:
+        name = qualname(self._fn)
+        candidates = [(len(_differences(old, signature)), -i) for i, old in enumerate(self._raw)]
+        _, minus_index = min(candidates)
+        closest = -minus_index
+        changes = _differences(self._raw[closest], signature)
+        lines = [
+            f"`{name}` was traced {n} times, more than max_traces={self.max_traces}. "
+            f"Compared with trace {closest + 1}, the closest earlier one:"
+        ]
+        if changes:
+            lines += [f"  argument `{arg}`: {change}" for arg, change in changes]
+        else:
+            lines.append(
+                "  no argument changed: JAX traced again for another reason (a cleared cache, "
+                "a new jax.jit wrapper around the same function, or a changed JAX config)"
+            )
+        fixes = _fixes(changes)
+        if fixes:
+            lines.append("To avoid the retrace: " + "; ".join(fixes) + ".")
+        lines.append(f"See {page('static_arguments')}.")
+        return "\n".join(lines)
+
+
+@overload
+def count_traces(fn: Callable[..., Any], *, max_traces: int | None = None) -> TraceCounter: ...
+
+
+@overload
+def count_traces(
+    fn: None = None, *, max_traces: int | None = None
+) -> Callable[[Callable[..., Any]], TraceCounter]: ...
+
+
+def count_traces(
+    fn: Callable[..., Any] | None = None, *, max_traces: int | None = None
+) -> TraceCounter | Callable[[Callable[..., Any]], TraceCounter]:
+    """Count how many times ``fn`` is traced; fail past ``max_traces``, naming the cause.
+
+    Use it as ``@count_traces`` or ``@count_traces(max_traces=2)``. It works
+    either way round with :func:`jax.jit`:
+
+    * ``jax.jit(count_traces(f))``: the counter runs inside the traced body,
+      so it counts every trace (by ``jit``, ``grad``, ``vmap``, ...) and
+      raises *before* a trace past the limit goes on. Eager calls (no
+      tracer among the arguments and no trace going on) are not counted.
+    * ``count_traces(jax.jit(f))``: ``jit`` calls ``f`` directly, so the
+      counter cannot sit in the body; it counts the calls that miss the jit's
+      cache (each one traces and compiles) and raises *after* such a call.
+      Calls made while an outer trace is going on do not use that cache and
+      are not counted.
+
+    Each trace's argument signature is kept in ``.signatures``. When a trace
+    goes past ``max_traces``, :class:`RetraceError` compares it with the
+    closest earlier trace and names each argument leaf that changed: its
+    shape, dtype or weak type, a static value, or the identity of a Python
+    object passed as a static argument.
+
+    Args:
+      fn: The function, or a :func:`jax.jit` function. Omit it to get a decorator.
+      max_traces: Raise :class:`RetraceError` on any trace past this many;
+        None (the default) only counts.
+
+    Returns:
+      A :class:`TraceCounter` that calls ``fn`` and has ``.traces`` and
+      ``.signatures``; or, without ``fn``, a decorator that makes one.
+
+    Raises:
+      RetraceError: From a call, when it traces ``fn`` more than ``max_traces`` times.
+      ValueError: ``max_traces`` is not a positive int.
+
+    Example:
+      >>> import jax, jax.numpy as jnp
+      >>> @count_traces(max_traces=1)
+      ... def double(x):
+      ...     return 2 * x
+      >>> f = jax.jit(double)
+      >>> f(jnp.ones(3)).tolist(), f(jnp.zeros(3)).tolist()
+      ([2.0, 2.0, 2.0], [0.0, 0.0, 0.0])
+      >>> double.traces, double.signatures
+      (1, [{'x': 'an array float32[3]'}])
+      >>> try:
+      ...     f(jnp.ones(4))
+      ... except RetraceError as error:
+      ...     print(error)
+      `double` was traced 2 times, more than max_traces=1. Compared with trace 1, the closest earlier one:
+        argument `x`: shape changed from float32[3] to float32[4]
+      To avoid the retrace: pad or bucket inputs to a few fixed shapes.
+      See examples/control_flow/static_arguments.html.
+    """  # noqa: E501
+    if fn is None:
+        return functools.partial(count_traces, max_traces=max_traces)  # type: ignore[return-value]
+    return TraceCounter(fn, max_traces)

@@ -1,0 +1,392 @@
+"""check_pure: each detector flags its impurity, passes a pure look-alike, and stays in budget."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxpurity
+from jaxpurity._pages import page
+
+# ----------------------------------------------------------------- state the cases touch
+
+saved: list[Any] = []
+history: list[int] = []
+calls = 0
+initialised = False
+SCALE = 2.0
+
+
+class Model:
+    def __init__(self) -> None:
+        self.calls = 0
+        self.scale = 2.0
+
+
+def make_counter() -> Callable[[jax.Array], jax.Array]:
+    n = 0
+
+    def step(x: jax.Array) -> jax.Array:
+        nonlocal n
+        n += 1
+        return x * n
+
+    return step
+
+
+def make_constant_closure() -> Callable[[jax.Array], jax.Array]:
+    n = 2.0
+
+    def step(x: jax.Array) -> jax.Array:
+        return x * n
+
+    return step
+
+
+@pytest.fixture(autouse=True)
+def _reset_state() -> Any:
+    global calls, initialised
+    yield
+    saved.clear()
+    history.clear()
+    calls = 0
+    initialised = False
+
+
+# ----------------------------------------------------------------- impure cases and look-alikes
+
+
+def leaks(x: jax.Array) -> jax.Array:
+    saved.append(x)
+    return x * 2
+
+
+def keeps_a_local_list(x: jax.Array) -> jax.Array:
+    local = [x]
+    return local[0] * 2
+
+
+def counts_in_a_global(x: jax.Array) -> jax.Array:
+    global calls
+    calls += 1
+    return x * 2
+
+
+def reads_a_global(x: jax.Array) -> jax.Array:
+    return x * SCALE
+
+
+def appends_to_a_global(x: jax.Array) -> jax.Array:
+    history.append(1)
+    return x * 2
+
+
+def copies_a_global(x: jax.Array) -> jax.Array:
+    mine = list(history)
+    mine.append(1)
+    return x * len(mine)
+
+
+def prints(x: jax.Array) -> jax.Array:
+    print("x =", x)
+    return x * 2
+
+
+def debug_prints(x: jax.Array) -> jax.Array:
+    jax.debug.print("x = {}", x)
+    return x * 2
+
+
+def numpy_noise(x: jax.Array) -> jax.Array:
+    return x + np.random.normal()
+
+
+def python_noise(x: jax.Array) -> jax.Array:
+    return x + random.random()
+
+
+def jax_noise(x: jax.Array) -> jax.Array:
+    return x + jax.random.normal(jax.random.key(0), x.shape)
+
+
+def tracer_dependent(x: jax.Array) -> jax.Array:
+    return x * (2.0 if isinstance(x, jax.core.Tracer) else 1.0)
+
+
+def where_dependent(x: jax.Array) -> jax.Array:
+    return jnp.where(x > 0, x * 2.0, x)
+
+
+def initialises_lazily(x: jax.Array) -> jax.Array:
+    """The first call (the first trace) sees the flag unset; later ones see it set."""
+    global initialised
+    out = x * 2.0 if initialised else x
+    initialised = True
+    return out
+
+
+def mutates_argument(model: Model, x: jax.Array) -> jax.Array:
+    model.calls += 1
+    return x * 2
+
+
+def reads_argument(model: Model, x: jax.Array) -> jax.Array:
+    return x * model.scale
+
+
+@dataclass(frozen=True)
+class Case:
+    kind: str
+    impure: Callable[..., Any]
+    pure: Callable[..., Any]
+    transforms: tuple[str, ...]  # where the detector applies
+    topic: str
+    with_model: bool = False  # the function takes a Model first
+
+
+CASES = [
+    Case("leaked-tracer", leaks, keeps_a_local_list, ("jit", "grad", "vmap"), "global_counter"),
+    Case(
+        "global-assignment",
+        counts_in_a_global,
+        reads_a_global,
+        ("jit", "grad", "vmap"),
+        "global_counter",
+    ),
+    Case(
+        "closure-assignment",
+        make_counter,
+        make_constant_closure,
+        ("jit", "grad", "vmap"),
+        "global_counter",
+    ),
+    Case(
+        "container-mutation",
+        appends_to_a_global,
+        copies_a_global,
+        ("jit", "grad", "vmap"),
+        "global_counter",
+    ),
+    Case(
+        "argument-mutation",
+        mutates_argument,
+        reads_argument,
+        ("jit", "grad", "vmap"),
+        "leak_through_self",
+        with_model=True,
+    ),
+    Case("trace-time-print", prints, debug_prints, ("jit", "grad", "vmap"), "print_vs_debug_print"),
+    Case("frozen-randomness", numpy_noise, jax_noise, ("jit", "grad", "vmap"), "frozen_randomness"),
+    Case("frozen-randomness", python_noise, jax_noise, ("jit",), "frozen_randomness"),
+    # Under grad and vmap the eager call sees tracers too, so the two agree: jit only.
+    Case("jit-eager-mismatch", tracer_dependent, where_dependent, ("jit",), "global_config"),
+    Case(
+        "stale-result",
+        initialises_lazily,
+        where_dependent,
+        ("jit", "grad", "vmap"),
+        "global_config",
+    ),
+]
+IDS = [f"{c.kind}-{c.impure.__name__}" for c in CASES]
+
+
+def _prepare(
+    case: Case, fn: Callable[..., Any], transform: str
+) -> tuple[Callable[..., Any], tuple]:
+    """The function to check and its arguments, with the transformation applied."""
+    if fn in (make_counter, make_constant_closure):
+        fn = fn()
+    if case.with_model:  # fn(model, x): the model is an argument passed through untraced
+        wrapped = {
+            "jit": lambda: jax.jit(fn, static_argnums=0),
+            "grad": lambda: jax.grad(lambda m, x: fn(m, x).sum(), argnums=1),
+            "vmap": lambda: jax.vmap(fn, in_axes=(None, 0)),
+        }[transform]()
+        return wrapped, (Model(), jnp.ones((2, 3)) if transform == "vmap" else jnp.ones(3))
+    if transform == "jit":
+        return jax.jit(fn), (jnp.ones(3),)
+    if transform == "grad":
+        return jax.grad(lambda x: fn(x).sum()), (jnp.ones(3),)
+    return jax.vmap(fn), (jnp.ones((2, 3)),)
+
+
+_APPLIES = [(c, t) for c in CASES for t in c.transforms]
+
+
+@pytest.mark.parametrize(
+    ("case", "transform"), _APPLIES, ids=[f"{c.kind}-{c.impure.__name__}-{t}" for c, t in _APPLIES]
+)
+def test_check_pure_flags_the_impurity(case: Case, transform: str) -> None:
+    fn, args = _prepare(case, case.impure, transform)
+    report = jaxpurity.check_pure(fn, *args)
+    assert not report.ok
+    found = [p for p in report.problems if p.kind == case.kind]
+    assert found, str(report)
+    assert all(p.page == page(case.topic) for p in found)
+
+
+@pytest.mark.parametrize(
+    ("case", "transform"), _APPLIES, ids=[f"{c.kind}-{c.pure.__name__}-{t}" for c, t in _APPLIES]
+)
+def test_check_pure_passes_the_pure_look_alike(case: Case, transform: str) -> None:
+    fn, args = _prepare(case, case.pure, transform)
+    report = jaxpurity.check_pure(fn, *args)
+    assert report.ok, str(report)
+    assert report.problems == []
+
+
+def test_jit_eager_mismatch_is_what_jax_really_computes() -> None:
+    x = jnp.ones(3)
+    assert not np.allclose(jax.jit(tracer_dependent)(x), tracer_dependent(x))
+    assert np.allclose(jax.jit(where_dependent)(x), where_dependent(x))
+    [problem] = jaxpurity.check_pure(tracer_dependent, x).problems
+    assert problem.kind == "jit-eager-mismatch"
+    assert str(tracer_dependent(x).tolist()) in problem.message
+    assert str(jax.jit(tracer_dependent)(x).tolist()) in problem.message
+
+
+def test_stale_result_is_what_a_cached_jit_really_returns() -> None:
+    global initialised
+    x = jnp.ones(3)
+    cached = jax.jit(initialises_lazily)
+    first = cached(x)  # traced while the flag was unset
+    assert cached(x).tolist() == first.tolist()  # the cache answers with the old trace
+    assert jax.jit(lambda y: initialises_lazily(y))(x).tolist() != first.tolist()  # a fresh one
+    initialised = False
+    report = jaxpurity.check_pure(initialises_lazily, x)
+    assert [p.kind for p in report.problems] == ["global-assignment", "stale-result"]
+
+
+def test_leak_into_an_argument_points_at_the_self_page() -> None:
+    class Holder:
+        def keep(self, x: jax.Array) -> jax.Array:
+            self.kept = x
+            return x
+
+    [problem] = jaxpurity.check_pure(Holder().keep, jnp.ones(3)).problems
+    assert problem.kind == "leaked-tracer"
+    assert "argument `self`" in problem.message
+    assert problem.page == page("leak_through_self")
+
+
+@functools.lru_cache
+def window(n: int) -> jax.Array:
+    return jnp.arange(n) / n
+
+
+def test_leak_into_an_lru_cache_points_at_the_memoization_page() -> None:
+    window.cache_clear()
+    report = jaxpurity.check_pure(lambda x: x * window(x.shape[0]), jnp.ones(3))
+    window.cache_clear()
+    leak = report.problems[0]
+    assert leak.kind == "leaked-tracer"
+    assert leak.page == page("memoization_caches")
+    # Later traces hit the cached tracer: JAX's UnexpectedTracerError, named in the report.
+    [stale] = [p for p in report.problems if p.kind == "stale-result"]
+    assert "raised UnexpectedTracerError" in stale.message
+
+
+def test_state_changes_name_the_variable_and_values() -> None:
+    report = jaxpurity.check_pure(counts_in_a_global, jnp.ones(3))
+    [problem] = report.problems
+    assert "global `calls`" in problem.message
+    assert "from 0 to 1" in problem.message
+    report = jaxpurity.check_pure(make_counter(), jnp.ones(3))
+    assert "closure variable `n` of `step`" in report.problems[0].message
+    model = Model()
+    [problem] = jaxpurity.check_pure(mutates_argument, model, jnp.ones(3)).problems
+    assert "argument `model`" in problem.message
+    assert "attribute `calls` went from 0 to 1" in problem.message
+
+
+def test_trace_time_print_is_quoted_and_not_shown(capsys: pytest.CaptureFixture[str]) -> None:
+    report = jaxpurity.check_pure(prints, jnp.ones(3))
+    assert capsys.readouterr().out == ""
+    [problem] = report.problems
+    assert "'x = " in problem.message
+
+
+# ----------------------------------------------------------------- budget and bookkeeping
+
+
+def _body_count(fn: Callable[..., Any]) -> tuple[Callable[..., Any], list[None]]:
+    ran: list[None] = []
+
+    def counted(x: jax.Array) -> jax.Array:
+        ran.append(None)
+        return fn(x)
+
+    return counted, ran
+
+
+@pytest.mark.parametrize("fn", [where_dependent, counts_in_a_global, leaks, numpy_noise], ids=str)
+def test_check_pure_runs_the_body_three_times(fn: Callable[..., Any]) -> None:
+    """The budget: at most 3 traces and 2 eager runs. Measured: 2 traces and 1 run."""
+    counted, ran = _body_count(fn)
+    report = jaxpurity.check_pure(counted, jnp.ones(3))
+    assert (report.traces, report.runs) == (2, 1)
+    assert len(ran) == 3
+    assert "traced 2 times, run eagerly 1 time(s)" in str(report)
+
+
+def test_check_pure_leaves_the_random_streams_as_they_were() -> None:
+    np.random.seed(0)
+    random.seed(0)
+    expected = (np.random.normal(), random.random())
+    np.random.seed(0)
+    random.seed(0)
+    jaxpurity.check_pure(numpy_noise, jnp.ones(3))
+    jaxpurity.check_pure(python_noise, jnp.ones(3))
+    assert (np.random.normal(), random.random()) == expected
+
+
+def test_check_pure_names_a_generator_held_in_a_closure() -> None:
+    rng = np.random.default_rng(0)
+
+    def noisy(x: jax.Array) -> jax.Array:
+        return x + rng.normal()
+
+    state = rng.bit_generator.state
+    [problem] = jaxpurity.check_pure(noisy, jnp.ones(3)).problems
+    assert problem.kind == "frozen-randomness"
+    assert "closure variable `rng` of `noisy`" in problem.message
+    assert rng.bit_generator.state == state
+
+
+def test_check_pure_looks_through_jit() -> None:
+    report = jaxpurity.check_pure(jax.jit(counts_in_a_global), jnp.ones(3))
+    assert report.function == "counts_in_a_global"
+    assert [p.kind for p in report.problems] == ["global-assignment"]
+
+
+def test_report_reads_as_a_numbered_summary() -> None:
+    report = jaxpurity.check_pure(initialises_lazily, jnp.ones(3))
+    text = str(report)
+    lines = text.splitlines()
+    assert lines[0].startswith(f"check_pure(`initialises_lazily`): {len(report.problems)} problem")
+    for i, problem in enumerate(report.problems, 1):
+        assert f"{i}. [{problem.kind}]" in text
+        assert problem.page in text
+    pure = str(jaxpurity.check_pure(where_dependent, jnp.ones(3)))
+    assert pure == (
+        "check_pure(`where_dependent`): no impurity found (traced 2 times, run eagerly 1 time(s))."
+    )
+
+
+def test_check_pure_raises_what_the_function_raises_when_traced() -> None:
+    def branch(x: jax.Array) -> jax.Array:
+        return x if x.sum() > 0 else -x
+
+    with pytest.raises(Exception) as from_jax:  # noqa: PT011 - compared by type below
+        jax.jit(branch)(jnp.ones(3))
+    with pytest.raises(type(from_jax.value)):
+        jaxpurity.check_pure(branch, jnp.ones(3))

@@ -1,0 +1,171 @@
+"""count_traces: counts what JAX really traces, either way round with jit, and names each cause."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+import jaxpurity
+from jaxpurity import RetraceError, count_traces
+
+
+class Config:
+    """A static argument that hashes by identity: a new one is a new cache entry."""
+
+
+def body(x: Any, flag: bool = True, obj: Any = None) -> Any:
+    del obj
+    return x * 2 if flag else x
+
+
+def _counted(order: str, max_traces: int | None) -> tuple[Any, Callable[..., Any], list[None]]:
+    """(counter, the function to call, a list that grows each time JAX really traces body)."""
+    traced: list[None] = []
+
+    def f(x: Any, flag: bool = True, obj: Any = None) -> Any:
+        traced.append(None)
+        return body(x, flag, obj)
+
+    if order == "jit(count(f))":
+        counter = count_traces(f, max_traces=max_traces)
+        return counter, jax.jit(counter, static_argnames=("flag", "obj")), traced
+    counter = count_traces(jax.jit(f, static_argnames=("flag", "obj")), max_traces=max_traces)
+    return counter, counter, traced
+
+
+ORDERS = ["jit(count(f))", "count(jit(f))"]
+CONFIG = Config()
+# (first call, second call, what the error says about the argument that changed)
+CAUSES = {
+    "shape": (
+        ((jnp.ones(3),), {}),
+        ((jnp.ones(4),), {}),
+        "argument `x`: shape changed from float32[3] to float32[4]",
+    ),
+    "dtype": (
+        ((jnp.ones(3),), {}),
+        ((jnp.ones(3, jnp.int32),), {}),
+        "argument `x`: dtype changed from float32[3] to int32[3]",
+    ),
+    "weak type": (
+        ((jnp.float32(1.0),), {}),
+        ((1.0,), {}),
+        "argument `x`: weak type changed from float32[] to float32[] (weak: a Python scalar)",
+    ),
+    "static value": (
+        ((jnp.ones(3),), {"flag": True}),
+        ((jnp.ones(3),), {"flag": False}),
+        "argument `flag`: static value changed from True to False",
+    ),
+    "object identity": (
+        ((jnp.ones(3),), {"obj": CONFIG}),
+        ((jnp.ones(3),), {"obj": Config()}),
+        "argument `obj`: a different Python object (id 0x",
+    ),
+}
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("cause", list(CAUSES))
+def test_retrace_error_names_the_argument_and_the_cause(order: str, cause: str) -> None:
+    counter, call, traced = _counted(order, max_traces=1)
+    (args1, kwargs1), (args2, kwargs2), words = CAUSES[cause]
+    call(*args1, **kwargs1)
+    call(*args1, **kwargs1)  # the same call again: JAX reuses its trace
+    assert counter.traces == len(traced) == 1
+    with pytest.raises(RetraceError) as error:
+        call(*args2, **kwargs2)
+    assert len(traced) == (1 if order == "jit(count(f))" else 2)  # raised before / after tracing
+    message = str(error.value)
+    assert words in message
+    assert message.startswith("`f` was traced 2 times, more than max_traces=1.")
+    assert message.rstrip().endswith(f"See {jaxpurity._pages.page('static_arguments')}.")
+    assert isinstance(error.value, RuntimeError)
+    assert counter.traces == 1
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("cause", list(CAUSES))
+def test_count_traces_counts_what_jax_traces(order: str, cause: str) -> None:
+    counter, call, traced = _counted(order, max_traces=None)
+    (args1, kwargs1), (args2, kwargs2), _ = CAUSES[cause]
+    for args, kwargs in [(args1, kwargs1), (args2, kwargs2), (args1, kwargs1), (args2, kwargs2)]:
+        call(*args, **kwargs)
+    assert counter.traces == len(traced) == 2
+    assert len(counter.signatures) == 2
+    assert counter.signatures[0] != counter.signatures[1]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_max_traces_allows_up_to_the_limit(order: str) -> None:
+    counter, call, traced = _counted(order, max_traces=2)
+    call(jnp.ones(3))
+    call(jnp.ones(4))
+    assert counter.traces == len(traced) == 2
+    with pytest.raises(RetraceError, match="traced 3 times"):
+        call(jnp.ones(5))
+
+
+def test_signatures_record_each_leaf_by_path() -> None:
+    @count_traces
+    def loss(params: dict[str, jax.Array], n: int) -> jax.Array:
+        return params["w"].sum() * n
+
+    jax.jit(loss, static_argnums=1)({"w": jnp.ones(2), "b": jnp.zeros((), jnp.int32)}, 3)
+    assert loss.signatures == [
+        {
+            "params['b']": "an array int32[]",
+            "params['w']": "an array float32[2]",
+            "n": "static value 3",
+        }
+    ]
+
+
+def test_retrace_error_names_a_pytree_leaf_and_compares_with_the_closest_trace() -> None:
+    @count_traces(max_traces=2)
+    def loss(params: dict[str, jax.Array]) -> jax.Array:
+        return params["w"].sum()
+
+    f = jax.jit(loss)
+    f({"w": jnp.ones(2)})
+    f({"w": jnp.ones(5)})
+    with pytest.raises(RetraceError) as error:
+        f({"w": jnp.ones(6)})
+    assert "Compared with trace 2" in str(error.value)
+    assert "argument `params['w']`: shape changed from float32[5] to float32[6]" in str(error.value)
+
+
+def test_count_traces_counts_grad_and_vmap_traces_but_not_eager_calls() -> None:
+    @count_traces
+    def square(x: jax.Array) -> jax.Array:
+        return (x**2).sum()
+
+    square(jnp.ones(3))
+    assert square.traces == 0
+    jax.grad(square)(jnp.ones(3))
+    jax.vmap(square)(jnp.ones((2, 3)))
+    assert square.traces == 2
+    assert square.signatures[1] == {"x": "an array float32[3]"}
+
+
+def test_count_traces_keeps_the_function_usable_as_a_method() -> None:
+    class Layer:
+        scale = 3.0
+
+        @count_traces
+        def apply(self, x: jax.Array) -> jax.Array:
+            return x * self.scale
+
+    layer = Layer()
+    assert jax.jit(layer.apply)(jnp.ones(2)).tolist() == [3.0, 3.0]
+    assert Layer.apply.traces == 1
+    assert Layer.apply.__name__ == "apply"
+
+
+def test_max_traces_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="max_traces"):
+        count_traces(body, max_traces=0)
