@@ -1,0 +1,49 @@
+"""The public surface: documented, runnable examples, listed in the API page, pages that exist."""
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+import jaxpurity
+from jaxpurity._pages import PAGES, page
+
+ROOT = Path(__file__).resolve().parents[1]
+API_PAGE = (ROOT / "docs" / "api.rst").read_text()
+
+
+@pytest.mark.parametrize("name", jaxpurity.__all__)
+def test_public_name_is_importable_documented_and_on_the_api_page(name):
+    obj = getattr(jaxpurity, name)
+    doc = inspect.getdoc(obj) or ""
+    assert doc.strip(), f"jaxpurity.{name} has no docstring"
+    assert f":: {name}\n" in API_PAGE, f"jaxpurity.{name} is missing from docs/api.rst"
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in jaxpurity.__all__ if inspect.isfunction(getattr(jaxpurity, n))]
+)
+def test_public_function_has_a_runnable_example(name):
+    assert ">>> " in inspect.getdoc(getattr(jaxpurity, name)), f"jaxpurity.{name} has no example"
+
+
+def test_all_is_sorted_and_complete():
+    assert list(jaxpurity.__all__) == sorted(jaxpurity.__all__)
+    public = {n for n in vars(jaxpurity) if not n.startswith("_")}
+    modules = {n for n in public if inspect.ismodule(getattr(jaxpurity, n))}
+    assert public - modules == set(jaxpurity.__all__)
+
+
+def test_package_ships_py_typed():
+    assert (Path(jaxpurity.__file__).parent / "py.typed").exists()
+
+
+@pytest.mark.parametrize("topic", sorted(PAGES))
+def test_every_page_in_the_table_has_a_gallery_script(topic):
+    section, name = page(topic).removeprefix("examples/").removesuffix(".html").split("/")
+    assert (ROOT / "gallery" / section / f"{name}.py").exists()
+
+
+def test_page_names_an_unknown_topic():
+    with pytest.raises(KeyError, match="no gallery page for topic 'nope'"):
+        page("nope")
