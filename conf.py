@@ -177,8 +177,9 @@ def reset_jax(gallery_conf, fname, when) -> None:
             jax.config.update(name, value)
     jax.clear_caches()
     if when == "before" and fname is not None:
-        CAPTURED_DIR.mkdir(parents=True, exist_ok=True)
-        log = CAPTURED_DIR / f"{Path(fname).stem}.jsonl"
+        (script,) = (ROOT / "gallery").glob(f"*/{fname}")
+        log = CAPTURED_DIR / script.parent.name / f"{script.stem}.jsonl"
+        log.parent.mkdir(parents=True, exist_ok=True)
         log.write_text("")
         os.environ[CAUGHT_LOG_ENV] = str(log)
     else:
@@ -241,35 +242,81 @@ ERROR_INDEX = ROOT / "docs" / "examples" / "error_index.rst.inc"
 
 
 def captured_errors() -> list[dict[str, str]]:
-    """Every error the gallery captured: type, message and page (``section/stem``)."""
+    """Every error the gallery captured: type, message, page (``section/name``), explanation."""
     errors = []
-    for log in sorted(CAPTURED_DIR.glob("*.jsonl")):
-        (script,) = (ROOT / "gallery").glob(f"*/{log.stem}.py")
-        page = f"{script.parent.name}/{script.stem}"
+    for log in sorted(CAPTURED_DIR.glob("*/*.jsonl")):
+        page = f"{log.parent.name}/{log.stem}"
         for line in log.read_text(encoding="utf-8").splitlines():
-            errors.append({**json.loads(line), "page": page})
+            error = json.loads(line)
+            explanation = jaxpurity.explain(f"{error['type']}: {error['message']}")
+            explained_on = explanation.page if explanation.recognised else None
+            errors.append({**error, "page": page, "explained_on": explained_on})
     return errors
 
 
-def _literal(text: str) -> str:
-    return "``" + text.replace("``", "` `") + "``"
+def error_index(errors: list[dict[str, str]]) -> list[dict]:
+    """One row per (exception, first line): the pages that show it and the one that explains it.
+
+    Raises:
+      ExtensionError: jaxpurity.explain sends a captured error to a page that
+        does not show that exception: the index and ``explain`` must agree.
+    """
+    from sphinx.errors import ExtensionError
+
+    shown_by_type: dict[str, set[str]] = {}
+    rows: dict[tuple[str, str], dict] = {}
+    for error in errors:
+        shown_by_type.setdefault(error["type"], set()).add(error["page"])
+        first_line = (error["message"].splitlines() or [""])[0]
+        row = rows.setdefault(
+            (error["type"], first_line),
+            {"type": error["type"], "first_line": first_line, "pages": [], "explained_on": set()},
+        )
+        if error["page"] not in row["pages"]:
+            row["pages"].append(error["page"])
+        if error["explained_on"]:
+            row["explained_on"].add(error["explained_on"])
+    wrong = [
+        f"{row['type']} ({row['first_line']!r}): explain() names {page}, "
+        f"but it is shown on {sorted(shown_by_type[row['type']])}"
+        for row in rows.values()
+        for page in row["explained_on"]
+        if page.removeprefix("examples/").removesuffix(".html") not in shown_by_type[row["type"]]
+    ]
+    if wrong:
+        raise ExtensionError("error index and jaxpurity.explain disagree:\n" + "\n".join(wrong))
+    return sorted(rows.values(), key=lambda row: (row["type"], row["first_line"]))
+
+
+def _code(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("`", "\\`")
+    return f":code:`{escaped}`" if text else ""
 
 
 def write_error_index(app) -> None:
     """Write the table that docs/errors.rst includes, from the captured errors."""
-    rows = []
-    for error in sorted(captured_errors(), key=lambda e: (e["type"], e["page"])):
-        first_line = error["message"].splitlines()[0] if error["message"] else ""
-        rows.append(
-            f"   * - ``{error['type']}``\n"
-            f"     - {_literal(first_line)}\n"
-            f"     - :doc:`/examples/{error['page']}`\n"
+    lines = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 18 47 17 18",
+        "",
+        "   * - Exception",
+        "     - First line, as JAX printed it",
+        "     - Explained on",
+        "     - Shown on",
+    ]
+    for row in error_index(captured_errors()):
+        explained = ", ".join(
+            f":doc:`/{page.removesuffix('.html')}`" for page in sorted(row["explained_on"])
         )
-    table = (
-        ".. list-table::\n   :header-rows: 1\n   :widths: 20 55 25\n\n"
-        "   * - Exception\n     - First line, as JAX printed it\n     - Shown on\n"
-        + "".join(rows)
-    )
+        shown = ", ".join(f":doc:`/examples/{page}`" for page in row["pages"])
+        lines += [
+            f"   * - ``{row['type']}``",
+            f"     - {_code(row['first_line'])}",
+            f"     - {explained or 'not recognised by jaxpurity.explain'}",
+            f"     - {shown}",
+        ]
+    table = "\n".join(lines) + "\n"
     ERROR_INDEX.parent.mkdir(parents=True, exist_ok=True)
     # Rewrite only on change, so that an unchanged rebuild does not re-read errors.rst.
     if not ERROR_INDEX.exists() or ERROR_INDEX.read_text() != table:

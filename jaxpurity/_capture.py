@@ -18,7 +18,9 @@ _MAX_LINES = 40
 # error), so that the error index lists real, captured messages.
 CAUGHT_LOG_ENV = "JAXPURITY_CAUGHT_LOG"
 # An absolute path, where it starts a word: so URLs (``https://...``) are left alone.
-_ABS_PATH = re.compile(r"""(?:(?<=^)|(?<=[\s"'(<\[=,]))(?:[A-Za-z]:)?(?:[/\\][\w.+@~-]+){2,}""", re.M)
+_ABS_PATH = re.compile(
+    r"""(?:(?<=^)|(?<=[\s"'(<\[=,]))(?:[A-Za-z]:)?(?:[/\\][\w.+@~-]+){2,}""", re.M
+)
 _SITE = re.compile(r".*[/\\](?:site|dist)-packages[/\\]")
 # A memory address in a repr (``<function f at 0x7f...>``): different on every run.
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
