@@ -134,7 +134,8 @@ def raises(
       AssertionError: expected ValueError, but the block raised nothing
     """
     if not (
-        isinstance(exc_type, type) and issubclass(exc_type, BaseException)
+        isinstance(exc_type, type)
+        and issubclass(exc_type, BaseException)
         or isinstance(exc_type, tuple)
         and exc_type
         and all(isinstance(t, type) and issubclass(t, BaseException) for t in exc_type)
@@ -166,4 +167,3 @@ def raises(
             + textwrap.indent(_describe(exc), "  ").lstrip()
         ) from exc
     raise AssertionError(f"expected {_names(exc_type)}, but the block raised nothing")
-

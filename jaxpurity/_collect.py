@@ -12,6 +12,7 @@ from jax import lax
 
 from jaxpurity._control import require_callable
 from jaxpurity._pages import page
+from jaxpurity._typediff import is_tracer
 
 __all__ = ["collect"]
 
@@ -20,7 +21,7 @@ T = TypeVar("T")
 
 def _check_count(n: Any) -> int:
     """``n`` as a Python int, or an error saying what to pass instead."""
-    if isinstance(n, jax.core.Tracer):
+    if is_tracer(n):
         raise TypeError(
             "jaxpurity.collect: n is traced, so its value is unknown while JAX traces, but "
             "collect returns an array of n rows and a shape must be known then. Collect a "

@@ -24,9 +24,11 @@ from jax import lax
 
 from jaxpurity._typediff import (
     LeafType,
+    check_carry,
     check_castable,
     check_same_types,
     describe_leaf,
+    is_tracer,
     leaf_type,
     shape_dtype_structs,
 )
@@ -345,18 +347,20 @@ def switch(
 
 
 def _check_carry(
-    new_carry: Callable[[Any], Any], init: Any, *, api: str, init_name: str, out_name: str
+    step: Callable[[Any], tuple[Any, Any]], init: Any, *, api: str, init_name: str, out_name: str
 ) -> None:
-    """Check that ``new_carry(types of init)`` (found by eval_shape) has ``init``'s type."""
-    check_same_types(
+    """Check that the new carry ``step(types of init)`` returns (with scan's y) has init's type."""
+    new_carry, other = step(shape_dtype_structs(init))
+    check_carry(
         init,
-        new_carry(shape_dtype_structs(init)),
+        new_carry,
         what=(
             f"jaxpurity.{api}: {out_name} has a different type than {init_name}; a loop "
             "carry keeps one type on every iteration"
         ),
-        expected_name=init_name,
-        actual_name=out_name,
+        init_name=init_name,
+        carry_name=out_name,
+        **other,
     )
 
 
@@ -393,7 +397,7 @@ def _loop_index_type(lower: Any, upper: Any) -> jax.ShapeDtypeStruct:
             f"jaxpurity.fori_loop: lower ({lo}) and upper ({up}) have different integer "
             f"dtypes; cast one to the other, for example upper.astype(jnp.{lo.dtype.name})."
         )
-    concrete = not any(isinstance(b, jax.core.Tracer) for b in (lower, upper))
+    concrete = not any(is_tracer(b) for b in (lower, upper))
     if concrete:  # lax calls int() on the bounds and loops with a scan over Python ints
         return jax.ShapeDtypeStruct((), jnp.result_type(int), weak_type=True)
     return jax.ShapeDtypeStruct((), dtype, weak_type=lo.weak and lo.dtype == dtype)
@@ -453,7 +457,7 @@ def fori_loop(
     require_callable(body_fun, "body_fun", "fori_loop", "lambda i, carry: carry + i")
     index = _loop_index_type(lower, upper)
     _check_carry(
-        lambda carry: jax.eval_shape(body_fun, index, carry),
+        lambda carry: (jax.eval_shape(body_fun, index, carry), {}),
         init_val,
         api="fori_loop",
         init_name="init_val",
@@ -515,7 +519,7 @@ def while_loop(
             "explicitly (carry < 10), or reduce an array with jnp.all(...) or jnp.any(...)."
         )
     _check_carry(
-        lambda carry: jax.eval_shape(body_fun, carry),
+        lambda carry: (jax.eval_shape(body_fun, carry), {}),
         init_val,
         api="while_loop",
         init_name="init_val",
@@ -620,7 +624,7 @@ def scan(
                 f"jaxpurity.scan: f must return a pair (new_carry, y), got {got}. Return "
                 "(carry, None) if there is nothing to stack."
             )
-        return out[0]
+        return out[0], {"y": out[1]}
 
     _check_carry(new_carry, init, api="scan", init_name="init", out_name="f's new carry")
     return lax.scan(f, init, xs, length, reverse, unroll, _split_transpose=_split_transpose)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import builtins
+import ntpath  # its basename splits at "/" and at "\\": paths from any system
 import re
 import textwrap
+import types
 from dataclasses import dataclass
 
 from jaxpurity._pages import page
@@ -26,6 +28,26 @@ _GRAD_VMAP = (
 )
 _UNEXPECTED_TRACER = r"\bEncountered an unexpected tracer\b"
 _LEAKED_TRACE = r"(?m)^Leaked trace \w"
+# float(), int(), bool() or an index on a tracer: the messages of ConcretizationTypeError
+# and of its subclasses TracerBoolConversionError and TracerIntegerConversionError.
+_CONCRETE = r"\bAbstract tracer value encountered where concrete value is expected\b"
+_BOOL = r"\bAttempted boolean conversion of traced array\b"
+_INDEX = r"\bThe __index__\(\) method was called on traced array\b"
+
+# How to tell such an error on a *leaked* tracer (used after its trace ended) from one
+# inside a trace. JAX 0.4.35 says only where the tracer was made once its trace is over:
+_DEAD_TRACE = re.compile(r"\bThis DynamicJaxprTracer was created on line\b")
+# JAX 0.10.2 words both alike: "... while tracing the function f at file.py:3 for jit."
+# There the traceback decides: a leaked tracer is used after the traced function returned,
+# so no frame of it is running (JAX hides only its own frames, so a traced function of
+# JAX's own, such as a jitted jax.numpy function, tells nothing).
+_TRACED_FUNCTION = re.compile(
+    r"The error occurred while tracing the function (?P<name>\S+) at (?P<file>.+?):"
+    r"(?P<line>\d+) for "
+)
+_JAX_SOURCE = re.compile(r"(?:^|[/\\])jax[/\\]_src[/\\]")
+# A frame line of a traceback printed by Python.
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line \d+, in (?P<name>\S+)', re.M)
 
 
 @dataclass(frozen=True)
@@ -40,6 +62,8 @@ class _Known:
     fix: str
     # A regex the message must also contain; tells apart errors of one class.
     only_if: str | None = None
+    # Only for an error on a leaked tracer (see _leaked_use); such entries win over the others.
+    leaked: bool = False
 
 
 # First match wins, so an entry with ``only_if`` comes before the catch-all of its class.
@@ -47,6 +71,35 @@ class _Known:
 # the API or the thing that mismatched ("jaxpurity.switch: the branches ...",
 # "jaxpurity.fori_loop: body_fun output ... init_val", "Stateful(step): the new state ...").
 _KNOWN: tuple[_Known, ...] = (
+    _Known(
+        error="ConcretizationTypeError",
+        topic="leak_from_loop_body",
+        patterns=(_CONCRETE, _BOOL, _INDEX),
+        only_if=_LOOP,
+        leaked=True,
+        scenario="Code called float(), int() or bool() (or `if`) on a value that a scan, "
+        "while_loop or fori_loop body had saved outside itself (in a list, a global or an "
+        "attribute).",
+        cause="The value is a tracer left over from the body's trace, which has ended: it "
+        "has a shape and a dtype but no value, so it cannot become a Python number. It is "
+        "not a setting that needs to be static.",
+        fix="Return what you need from the body: put it in the carry, or in scan's "
+        "per-step output (`carry, y = body(carry, x)`), and convert the loop's result.",
+    ),
+    _Known(
+        error="ConcretizationTypeError",
+        topic="global_counter",
+        patterns=(_CONCRETE, _BOOL, _INDEX),
+        leaked=True,
+        scenario="Code called float(), int() or bool() (or `if`) on a value that a jitted "
+        "function had saved outside itself (in a global, a list or an attribute).",
+        cause="The value is a tracer left over from a trace that has ended: it has a shape "
+        "and a dtype but no value, so it cannot become a Python number. It is not a "
+        "setting that needs to be static.",
+        fix="Return the value from the function instead of storing it, and convert the "
+        "returned array (float(f(x))). jaxpurity.find_leaks(f, x) names the variable that "
+        "holds the tracer and the line that stored it.",
+    ),
     _Known(
         error="UnexpectedTracerError",
         topic="leak_from_loop_body",
@@ -124,7 +177,7 @@ _KNOWN: tuple[_Known, ...] = (
     _Known(
         error="TracerBoolConversionError",
         topic="python_control_flow",
-        patterns=(r"\bAttempted boolean conversion of traced array\b",),
+        patterns=(_BOOL,),
         scenario="A jitted function used `if`, `while`, `and`/`or` or `assert` on a value "
         "computed from its arguments.",
         cause="Python needs a real True or False to choose a branch, but under jit the "
@@ -136,7 +189,7 @@ _KNOWN: tuple[_Known, ...] = (
     _Known(
         error="TracerIntegerConversionError",
         topic="python_control_flow",
-        patterns=(r"\bThe __index__\(\) method was called on traced array\b",),
+        patterns=(_INDEX,),
         scenario="A jitted function used a traced value as a Python int: a list or tuple "
         "index, range(n), or a size.",
         cause="Python asks the value for an int (`__index__`), but under jit it is a "
@@ -161,7 +214,7 @@ _KNOWN: tuple[_Known, ...] = (
     _Known(
         error="ConcretizationTypeError",
         topic="static_arguments",
-        patterns=(r"\bAbstract tracer value encountered where concrete value is expected\b",),
+        patterns=(_CONCRETE,),
         scenario="A jitted function needed a concrete Python value (a size for "
         "jnp.arange, a float() or int()) from a traced argument.",
         cause="Under jit, arguments are tracers: JAX knows their shape and dtype but not "
@@ -233,6 +286,20 @@ _KNOWN: tuple[_Known, ...] = (
         fix="Follow the message's 'How to fix' line for each leaf: usually give the "
         "initial value its final dtype (jnp.asarray(0, jnp.float32), not 0) or cast "
         "the update with .astype(init.dtype).",
+    ),
+    _Known(
+        error="RetraceError",
+        topic="static_arguments",
+        patterns=(r"\bwas traced \d+ times, more than max_traces=\d+",),
+        scenario="A function wrapped in jaxpurity.count_traces(max_traces=...) was traced "
+        "more times than allowed.",
+        cause="jit traces and compiles again whenever an argument's shape, dtype or weak "
+        "type changes, a static argument takes a new value, or a new object is passed as "
+        "a static argument; the message names each argument that changed.",
+        fix="Follow the message's 'To avoid the retrace' line: keep shapes and dtypes "
+        "fixed (pad or bucket), pass arrays rather than Python scalars, and keep static "
+        "arguments to a few values (a number that is data can be passed as an array "
+        "instead; a size or an axis must stay static).",
     ),
     _Known(
         error="TypeError",
@@ -338,50 +405,120 @@ def _distinctive(name: str) -> bool:
     return not hasattr(builtins, name)
 
 
-def _parse(block: str) -> tuple[list[str], str]:
-    """The class name (if shown) and the message of one error in pasted text."""
+# One frame of a traceback: the file, the function's name, and its first line (None when
+# read from printed text, which shows the line running instead).
+_Frame = tuple[str, str, int | None]
+
+
+@dataclass(frozen=True)
+class _Error:
+    """One error of a chain: its class names (most derived first), message and traceback."""
+
+    names: list[str]
+    message: str
+    frames: list[_Frame] | None  # None when no traceback is known
+
+
+def _parse(block: str, *, traceback: bool) -> _Error:
+    """One error in pasted text: the class name (if shown), message and traceback frames."""
     header = _HEADER.search(block)
+    above = block if header is None else block[: header.start()]
+    frames = [(m["file"], m["name"], None) for m in _FRAME.finditer(above)] if traceback else None
     if header is None:
-        return [], block.strip()
-    return [header.group("name")], block[header.end() :].strip()
+        return _Error([], block.strip(), frames)
+    return _Error([header.group("name")], block[header.end() :].strip(), frames)
 
 
-def _chain(error: BaseException | str) -> list[tuple[list[str], str]]:
-    """Class names and message of ``error`` and of the errors it was raised from.
+def _frames(tb: types.TracebackType | None) -> list[_Frame] | None:
+    """The frames a raised exception passed through, from where it was caught down."""
+    if tb is None:
+        return None
+    frames = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        frames.append((code.co_filename, code.co_name, code.co_firstlineno))
+        tb = tb.tb_next
+    return frames
+
+
+def _chain(error: BaseException | str) -> list[_Error]:
+    """``error`` and the errors it was raised from.
 
     The raised error comes first, then its cause, and so on. For an exception
     the names are its classes, most derived first. In a traceback, each error
     starts at its own "Traceback" line and the raised one is last.
     """
     if isinstance(error, str):
-        return [_parse(block) for block in reversed(error.split(_TRACEBACK)) if block.strip()]
+        blocks = error.split(_TRACEBACK)
+        return [
+            _parse(block, traceback=i > 0)
+            for i, block in reversed(list(enumerate(blocks)))
+            if block.strip()
+        ]
     chain, seen = [], set()
     current: BaseException | None = error
     while current is not None and id(current) not in seen:
         seen.add(id(current))
-        chain.append(([cls.__name__ for cls in type(current).__mro__], str(current)))
+        names = [cls.__name__ for cls in type(current).__mro__]
+        chain.append(_Error(names, str(current), _frames(current.__traceback__)))
         current = current.__cause__ or (
             None if current.__suppress_context__ else current.__context__
         )
     return chain
 
 
+def _leaked_use(error: _Error) -> bool:
+    """Whether the error came from using a tracer after its trace had ended (a leaked one)."""
+    if _DEAD_TRACE.search(error.message):
+        return True
+    traced = _TRACED_FUNCTION.search(error.message)
+    if traced is None or error.frames is None or _JAX_SOURCE.search(traced["file"]):
+        return False
+    file, line = ntpath.basename(traced["file"]), int(traced["line"])
+    running = [
+        first == line if first is not None else name == traced["name"]
+        for path, name, first in error.frames
+        if ntpath.basename(path) == file
+    ]
+    return not any(running)
+
+
 def _found(pattern: str | None, message: str) -> bool:
     return pattern is None or _COMPILED[pattern].search(message) is not None
 
 
-def _lookup(names: list[str], message: str) -> _Known | None:
-    """The entry for an error: by class name first, then by its message."""
+def _match(entries: list[_Known], names: list[str], message: str) -> _Known | None:
+    """The first entry for an error: by class name first, then by its message."""
     for name in names:
         if not _distinctive(name):
             continue
-        for known in _KNOWN:
+        for known in entries:
             if known.error == name and _found(known.only_if, message):
                 return known
-    for known in _KNOWN:
+    for known in entries:
         if any(_found(p, message) for p in known.patterns) and _found(known.only_if, message):
             return known
     return None
+
+
+_ABOUT_LEAKS = [k for k in _KNOWN if k.leaked]
+_OTHERS = [k for k in _KNOWN if not k.leaked]
+
+
+def _lookup(error: _Error) -> tuple[str, _Known] | None:
+    """The error's class name and its entry; one about leaks when it used a leaked tracer.
+
+    An entry about a leaked tracer covers the ConcretizationTypeError family,
+    so the class is named by the error, or else by the entry its message has
+    without the leak.
+    """
+    known = _match(_ABOUT_LEAKS, error.names, error.message) if _leaked_use(error) else None
+    usual = _match(_OTHERS, error.names, error.message)
+    if known is None:
+        return None if usual is None else (usual.error, usual)
+    if error.names:
+        return error.names[0], known
+    return (usual or known).error, known
 
 
 def explain(error: BaseException | str) -> Explanation:
@@ -393,6 +530,13 @@ def explain(error: BaseException | str) -> Explanation:
     ``Type: message`` line, or else by wording that JAX's messages contain. When
     the raised error is unknown but was raised from a known one (``raise ... from
     err``, or a chained traceback), the known one is explained.
+
+    A ``ConcretizationTypeError`` (from ``float()``, ``int()``, ``bool()``) on a
+    tracer that leaked out of an earlier trace is explained as the leak it is,
+    not as an argument to make static, where the error shows that the trace
+    had ended: JAX 0.4.35's message says so; with JAX 0.10.2 the traceback
+    does (the traced function it names is not running), so pass the
+    exception or the whole traceback rather than the message alone.
 
     Args:
       error: The exception, or the text of one.
@@ -430,11 +574,12 @@ def explain(error: BaseException | str) -> Explanation:
             "for example explain(err) inside `except Exception as err:`, or explain(str(err))"
         )
     chain = _chain(error)
-    for names, message in chain:
-        known = _lookup(names, message)
-        if known is not None:
+    for raised in chain:
+        found = _lookup(raised)
+        if found is not None:
+            name, known = found
             return Explanation(
-                error=known.error,
+                error=name,
                 scenario=known.scenario,
                 cause=known.cause,
                 fix=known.fix,
@@ -442,9 +587,9 @@ def explain(error: BaseException | str) -> Explanation:
                 page=page(known.topic),
                 recognised=True,
             )
-    raised = chain[0][0] if chain else []
+    names = chain[0].names if chain else []
     return Explanation(
-        error=raised[0] if raised else "",
+        error=names[0] if names else "",
         scenario="",
         cause="",
         fix="",

@@ -9,13 +9,16 @@ closure variable, an argument, a class attribute.
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import gc
 import inspect
+import itertools
+import ntpath  # its basename splits at "/" and at "\\": paths from any system
 import sys
 import textwrap
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +26,7 @@ import jax
 import numpy as np
 from jax._src import config as _jax_config  # the check_tracer_leaks State, to switch it off
 
-from jaxpurity._typediff import describe_leaf
+from jaxpurity._typediff import describe_leaf, is_tracer
 
 __all__ = ["Leak", "find_leaks"]
 
@@ -36,13 +39,22 @@ _MAX_WIDTH = 2000  # objects looked at per hop, so that a huge object graph stay
 _MUTATORS = frozenset(
     "append extend insert add update setdefault appendleft extendleft __setitem__".split()
 )
-# What a user calls the transformation that made each kind of tracer.
+# What a user calls the transformation that made each kind of tracer, for the tracers
+# that do not record it themselves (JAX records it on jaxpr tracers only).
 _TRACER_ORIGIN = {
     "DynamicJaxprTracer": "jit",
     "JaxprTracer": "grad",
     "JVPTracer": "jvp/grad",
     "LinearizeTracer": "grad",
     "BatchTracer": "vmap",
+}
+# JAX's own names for what a jaxpr tracer was "traced for", in the words of the API a user
+# called: JAX 0.10.2 says "while_body", JAX 0.4.35 "while_loop" (and fori_loop runs as one
+# of scan or while_loop there).
+_TRACED_FOR = {
+    "while_body": "while_loop",
+    "while_cond": "while_loop",
+    "checkpoint / remat": "checkpoint",
 }
 
 
@@ -61,6 +73,10 @@ class Leak:
         or None when it cannot be found.
       root: Where ``where`` starts: ``"global"``, ``"closure"``,
         ``"argument"`` or ``"unknown"``.
+      transformation: What traced the code that made the tracer, named after
+        its API: ``"jit"``, ``"scan"``, ``"while_loop"``, ``"fori_loop"``,
+        ``"cond"``, ``"grad"``, ``"vmap"``, ... (a leak out of a loop body
+        says the loop, not the ``jit`` around it).
     """
 
     where: str
@@ -68,6 +84,7 @@ class Leak:
     tracer: str
     line: str | None
     root: str
+    transformation: str
 
     def __str__(self) -> str:
         text = f"`{self.function}` leaked a {self.tracer} into {self.where}"
@@ -83,10 +100,21 @@ def is_jit(fn: Any) -> bool:
 
 
 def strip_jit(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """The function inside any :func:`jax.jit` wrappers, so that tracing runs its body."""
-    while is_jit(fn):
-        fn = fn.__wrapped__
-    return fn
+    """The function inside any :func:`jax.jit` wrappers, so that tracing runs its body.
+
+    What a bound method or a :func:`functools.partial` binds is kept: for
+    ``obj.update`` where ``update`` is a jitted method, the result is the
+    body of ``update`` bound to ``obj``.
+    """
+    # A bound method first: it forwards attribute lookups to its function, so a bound
+    # jitted method looks like a jit wrapper whose __wrapped__ has lost `self`.
+    if isinstance(fn, types.MethodType):
+        inner = strip_jit(fn.__func__)
+        return fn if inner is fn.__func__ else types.MethodType(inner, fn.__self__)
+    if isinstance(fn, functools.partial):
+        inner = strip_jit(fn.func)
+        return fn if inner is fn.func else functools.partial(inner, *fn.args, **fn.keywords)
+    return strip_jit(fn.__wrapped__) if is_jit(fn) else fn
 
 
 def unwrap(fn: Any) -> Any:
@@ -163,19 +191,22 @@ def arguments(
 def named_arguments(
     fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> list[tuple[str, Any]]:
-    """The call's arguments by name, with a bound method's ``self`` and a partial's bound ones."""
+    """The call's arguments by name, with what bound methods and partials bind (``self``)."""
     named = arguments(fn, args, kwargs)
     inner = fn
-    while not isinstance(inner, (functools.partial, types.MethodType)) and hasattr(
-        inner, "__wrapped__"
-    ):
-        inner = inner.__wrapped__
-    if isinstance(inner, functools.partial):
-        named += arguments(inner.func, inner.args, dict(inner.keywords))
-    elif isinstance(inner, types.MethodType):
-        named.append((_first_parameter(inner.__func__), inner.__self__))
-    elif unwrap(inner) is not inner and not isinstance(inner, type):  # a callable object
-        named.append((_first_parameter(unwrap(inner)), inner))
+    for _ in range(100):
+        if isinstance(inner, functools.partial):
+            named += arguments(inner.func, inner.args, dict(inner.keywords))
+            inner = inner.func
+        elif isinstance(inner, types.MethodType):
+            named.append((_first_parameter(inner.__func__), inner.__self__))
+            inner = inner.__func__
+        elif getattr(inner, "__wrapped__", None) is not None:
+            inner = inner.__wrapped__
+        else:
+            if unwrap(inner) is not inner and not isinstance(inner, type):  # a callable object
+                named.append((_first_parameter(unwrap(inner)), inner))
+            break
     return named
 
 
@@ -288,10 +319,39 @@ def _live_tracers() -> list[Any]:
     return [o for o in gc.get_objects() if type(o) in kinds]
 
 
+_FRESH = itertools.count()
+
+
+@contextlib.contextmanager
+def uncached_tracing() -> Iterator[None]:
+    """Within the block, JAX's trace caches miss: every loop body and inner jit runs again.
+
+    JAX caches the jaxpr of each ``scan``, ``while_loop``, ``fori_loop`` and
+    ``cond`` body, and of each inner :func:`jax.jit`, by the function and the
+    *trace context* (the config values that can change a trace). After the
+    first trace, a body's Python code does not run again in the process, so
+    a side effect in it (a tracer appended to a list) cannot be seen. One of
+    those config values, ``jax_hlo_source_file_canonicalization_regex``,
+    only strips matches from file names in a compiled program's metadata.
+    Set to a regex that matches nothing (so nothing changes) and that no
+    other trace has used, it makes every cache lookup in the block miss.
+    Cache entries made outside the block are neither used nor changed. Each
+    block adds entries of its own (one per function traced in it), which JAX
+    keeps while the function lives: measured, about 60 KB per
+    :func:`find_leaks` of a small ``scan`` on JAX 0.10.2.
+    """
+    never = f"(?!)jaxpurity-{next(_FRESH)}"  # "(?!)" matches no text at all
+    with _jax_config.hlo_source_file_canonicalization_regex(never):
+        yield
+
+
 def trace_finding_leaks(
     fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> tuple[Any, SplitCall, list[Leak]]:
     """Trace ``fn`` once with :func:`jax.jit`, and find the tracers that leaked from it.
+
+    The trace runs under :func:`uncached_tracing`, so that loop bodies JAX
+    traced before run again and their leaks are seen.
 
     Returns:
       The ``jax.stages.Traced`` of the traced call, the split call (to run
@@ -300,7 +360,8 @@ def trace_finding_leaks(
     target = strip_jit(fn)
     call = SplitCall.of(args, kwargs)
     before = _live_tracers()  # held until the end, so that no id is reused
-    with _jax_config.check_tracer_leaks(False):  # JAX's checker would raise first; restored
+    # JAX's own checker would raise first: it is switched off, and restored after.
+    with _jax_config.check_tracer_leaks(False), uncached_tracing():
         traced = jax.jit(call.traceable(target)).trace(*call.dynamic)
     gc.collect()  # tracers that only a reference cycle keeps alive are garbage, not leaks
     old = {id(t) for t in before}
@@ -329,7 +390,10 @@ def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
 
     ``fn`` runs exactly once, under a trace: its trace-time side effects
     happen once, as for one ``jit`` compilation, and nothing it changed is
-    undone. JAX's own leak checker (``jax_check_tracer_leaks``) is switched
+    undone. The loop bodies and inner ``jit`` functions it calls run too,
+    even where JAX cached their traces before: JAX's caches are bypassed for
+    this one trace, not cleared (``jaxpurity._leaks.uncached_tracing`` says
+    how). JAX's own leak checker (``jax_check_tracer_leaks``) is switched
     off during the trace and restored after. Call it from plain Python, not
     inside another trace or while other threads trace.
 
@@ -413,11 +477,6 @@ def kind_of(obj: Any) -> str:
     return f"{_article(name)} {name} object"
 
 
-def is_tracer(x: Any) -> bool:
-    """Whether ``x`` is a JAX tracer (by type: a tracer's own ``__class__`` is not consulted)."""
-    return issubclass(type(x), jax.core.Tracer)
-
-
 def short_repr(value: Any, limit: int = 40) -> str:
     """``repr(value)``, cut to ``limit`` characters, and never an error."""
     try:
@@ -472,9 +531,12 @@ class _Locator:
         }
         # Code run by exec or doctest has globals that are no module's dict.
         self.modules.update({id(f.__globals__): f.__module__ for f in self.scope})
+        # Where to look for the line that stored a tracer: the functions that ran (and
+        # those they reach), then the methods of the objects on the way to the tracer.
         self.codes: list[types.CodeType] = [f.__code__ for f in self.scope]
+        self.methods: list[types.CodeType] = []
         self.visited: list[Any] = []  # keeps every node alive, so that no id is reused
-        self.ignore.update({id(self.visited), id(self.codes)})
+        self.ignore.update({id(self.visited), id(self.codes), id(self.methods)})
 
     def referrers(self, *objs: Any) -> list[Any]:
         found = gc.get_referrers(*objs)
@@ -498,7 +560,7 @@ class _Locator:
             root, steps = found
         where = ", ".join([root.text, *(s.text for s in steps if s.text)])
         names = [s.name for s in reversed(steps) if s.name] + [root.name] * bool(root.name)
-        origin = _TRACER_ORIGIN.get(type(tracer).__name__, type(tracer).__name__)
+        origin = transformation_of(tracer)
         try:
             kind = describe_leaf(tracer)
         except TypeError:
@@ -507,8 +569,9 @@ class _Locator:
             where=where,
             function=self.fn_name,
             tracer=f"{kind} tracer (from {origin})",
-            line=_store_line(self.codes, [n for n in names if n is not None]),
+            line=_store_line(self.codes, self.methods, [n for n in names if n is not None]),
             root=root.kind,
+            transformation=origin,
         )
 
     def places(self, tracers: list[Any]) -> dict[int, tuple[_Root, list[_Step]]]:
@@ -627,8 +690,17 @@ class _Locator:
         for klass in type(obj).__mro__:
             for value in list(vars(klass).values()):
                 if isinstance(value, types.FunctionType) and is_user_code(value):
-                    if value.__code__ not in self.codes:
-                        self.codes.append(value.__code__)
+                    if value.__code__ not in self.codes + self.methods:
+                        self.methods.append(value.__code__)
+
+
+def transformation_of(tracer: Any) -> str:
+    """What traced the code that made ``tracer``: ``"jit"``, ``"scan"``, ``"vmap"``, ..."""
+    debug_info = getattr(tracer, "_debug_info", None)  # JAX's record, on jaxpr tracers
+    traced_for = getattr(debug_info, "traced_for", None)
+    if isinstance(traced_for, str):
+        return _TRACED_FOR.get(traced_for, traced_for)
+    return _TRACER_ORIGIN.get(type(tracer).__name__, type(tracer).__name__)
 
 
 def _attributes_holding(obj: Any, child: Any) -> list[str]:
@@ -647,16 +719,44 @@ def _attributes_holding(obj: Any, child: Any) -> list[str]:
     return names
 
 
-def _store_line(codes: list[types.CodeType], names: list[str]) -> str | None:
-    """The first line in ``codes`` that stores into something named ``names[0]`` (or the next)."""
-    trees = [t for t in map(_source_tree, dict.fromkeys(codes)) if t is not None]
+def _store_line(
+    codes: list[types.CodeType], methods: list[types.CodeType], names: list[str]
+) -> str | None:
+    """The line that stored the tracer into something named ``names[0]`` (or the next name).
+
+    First the first such line in ``codes`` (the traced function and the code it
+    reaches), in order. Else a line in ``methods`` (of the objects on the way
+    to the tracer), only when one method has one, or one of the methods that
+    ``codes`` call by name does. None when unsure: no line beats a wrong one.
+    """
+    called = set().union(*(code_names(c) for c in codes))
     for name in names:
-        for filename, first, lines, tree in trees:
-            found = [n.lineno for n in ast.walk(tree) if _stores_into(n, name)]
-            if found:
-                line = min(found)
-                return f"{_short(filename)}:{first + line - 1}: {lines[line - 1].strip()}"
+        for code in codes:
+            found = _first_store(code, name)
+            if found is not None:
+                return found
+        stores = {code: _first_store(code, name) for code in methods}
+        candidates = [code for code, found in stores.items() if found is not None]
+        calls = [code for code in candidates if code.co_name in called]
+        for likely in (calls, candidates):
+            if len(likely) == 1:
+                return stores[likely[0]]
+        if candidates:
+            return None
     return None
+
+
+def _first_store(code: types.CodeType, name: str) -> str | None:
+    """``"file.py:12: source"`` for the first statement in ``code`` that stores into ``name``."""
+    tree = _source_tree(code)
+    if tree is None:
+        return None
+    filename, first, lines, root = tree
+    found = [n.lineno for n in ast.walk(root) if _stores_into(n, name)]
+    if not found:
+        return None
+    line = min(found)
+    return f"{ntpath.basename(filename)}:{first + line - 1}: {lines[line - 1].strip()}"
 
 
 @functools.lru_cache(maxsize=256)
@@ -667,10 +767,6 @@ def _source_tree(code: types.CodeType) -> tuple[str, int, list[str], ast.AST] | 
     except (OSError, TypeError, SyntaxError):
         return None
     return code.co_filename, max(first, 1), [line.rstrip("\n") for line in lines], tree
-
-
-def _short(filename: str) -> str:
-    return filename.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def _mentions(node: ast.AST, name: str) -> bool:
@@ -692,15 +788,31 @@ def _mentions(node: ast.AST, name: str) -> bool:
             return False
 
 
+def _is_literal(node: ast.AST | None) -> bool:
+    """Whether an expression is a constant, or a container display of constants: no tracer."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(map(_is_literal, node.elts))
+    if isinstance(node, ast.Dict):
+        return all(map(_is_literal, [*node.keys, *node.values]))
+    return False
+
+
 def _stores_into(node: ast.AST, name: str) -> bool:
+    """Whether a statement may store a tracer into ``name`` (storing a literal cannot)."""
     if isinstance(node, ast.Assign):
-        return any(_mentions(t, name) for t in node.targets)
-    if isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        return not _is_literal(node.value) and any(_mentions(t, name) for t in node.targets)
+    if isinstance(node, ast.AnnAssign):  # `x: int` alone stores nothing
+        value = node.value
+        return value is not None and not _is_literal(value) and _mentions(node.target, name)
+    if isinstance(node, ast.AugAssign):
         return _mentions(node.target, name)
     if isinstance(node, ast.Call):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in _MUTATORS:
-            return _mentions(func.value, name)
+            literal = all(map(_is_literal, [*node.args, *(k.value for k in node.keywords)]))
+            return not literal and _mentions(func.value, name)
         if isinstance(func, ast.Name) and func.id == "setattr" and len(node.args) >= 2:
             attr = node.args[1]
             return isinstance(attr, ast.Constant) and attr.value == name

@@ -7,6 +7,7 @@ import contextlib
 import functools
 import io
 import random
+import re
 import sys
 import types
 from collections.abc import Callable, Iterator
@@ -23,7 +24,6 @@ from jaxpurity._leaks import (
     array_leaves,
     cell_value,
     code_names,
-    is_tracer,
     is_user_code,
     kind_of,
     named_arguments,
@@ -32,8 +32,10 @@ from jaxpurity._leaks import (
     short_repr,
     strip_jit,
     trace_finding_leaks,
+    uncached_tracing,
 )
 from jaxpurity._pages import page
+from jaxpurity._typediff import is_tracer
 
 __all__ = ["Problem", "PurityReport", "check_pure"]
 
@@ -366,7 +368,10 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     :func:`jax.jit`, and compares the results. It finds:
 
     * tracers that leaked out of the trace (``"leaked-tracer"``, through
-      :func:`find_leaks`);
+      :func:`find_leaks`), each linked to the page for its origin: a loop
+      body, ``grad``/``vmap``, an attribute of ``self`` or another
+      argument, a cache (a ``functools.lru_cache``, or a container whose
+      name says cache or memo), or else a global;
     * globals and closure variables rebound while tracing
       (``"global-assignment"``, ``"closure-assignment"``);
     * lists, dicts and sets, or attributes of objects, that ``fn`` reaches
@@ -396,6 +401,12 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     was; and anything ``fn`` prints is captured (the trace-time output is
     quoted in the report), not shown.
 
+    Both traces bypass JAX's trace caches (:func:`find_leaks` says how;
+    nothing is cleared), so the bodies of ``scan``, ``while_loop``,
+    ``fori_loop`` and ``cond`` and inner ``jit`` functions run in each,
+    even where JAX traced them before. The eager run uses the caches as any
+    eager call does.
+
     Only state ``fn`` reaches in one step is watched: the globals its code
     names, its closure variables, the contents of lists, dicts and sets held
     there, the attributes of user objects held there, and the attributes of
@@ -403,7 +414,8 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     are traced as :func:`find_leaks` traces them.
 
     Args:
-      fn: The function to check, or a :func:`jax.jit` of it (looked through).
+      fn: The function to check, or a :func:`jax.jit` of it (looked through),
+        also a bound method (jitted or not) or a :func:`functools.partial`.
       *args: Positional arguments for ``fn``.
       **kwargs: Keyword arguments for ``fn``.
 
@@ -455,7 +467,9 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
             stage[0] = "run"
             eager = _run_after_reset(rngs, lambda: counted(*args, **kwargs))
             stage[0] = "trace"
-            fresh = _run_after_reset(rngs, lambda: jax.jit(call.traceable(counted))(*call.dynamic))
+            fresh = _run_after_reset(
+                rngs, lambda: _fresh_run(call.traceable(counted), call.dynamic)
+            )
     finally:
         for r in rngs:
             r.reset()
@@ -504,11 +518,31 @@ def _run_after_reset(rngs: list[_Rng], call: Callable[[], Any]) -> _Outcome:
     return _run(call)
 
 
+def _fresh_run(fn: Callable[..., Any], args: list[Any]) -> Any:
+    """``jax.jit(fn)(*args)``, traced without JAX's caches (so loop bodies run again)."""
+    with uncached_tracing():
+        return jax.jit(fn)(*args)
+
+
+_LOOPS = frozenset({"scan", "while_loop", "fori_loop"})
+_GRAD_VMAP = frozenset({"grad", "jvp/grad", "vmap"})
+# A dict, list or object whose name says it is a cache (names are quoted in Leak.where).
+_NAMED_CACHE = re.compile(r"`[^`]*(?:cache|memo)[^`]*`", re.IGNORECASE)
+
+
+def _leak_topic(leak: Leak) -> str:
+    """The page about where this leak came from: a cache, a loop body, grad/vmap, self."""
+    if LRU_CACHE in leak.where or _NAMED_CACHE.search(leak.where):
+        return "memoization_caches"
+    if leak.transformation in _LOOPS:
+        return "leak_from_loop_body"
+    if leak.transformation in _GRAD_VMAP:
+        return "leak_from_grad_vmap"
+    return "leak_through_self" if leak.root == "argument" else "global_counter"
+
+
 def _leak_problem(leak: Leak) -> Problem:
-    if LRU_CACHE in leak.where:
-        topic = "memoization_caches"
-    else:
-        topic = "leak_through_self" if leak.root == "argument" else "global_counter"
+    topic = _leak_topic(leak)
     return Problem(
         "leaked-tracer",
         f"{leak}\nA tracer is only valid inside its trace; using it later raises "

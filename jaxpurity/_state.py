@@ -18,9 +18,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxpurity._leaks import qualname
+from jaxpurity._leaks import qualname, short_repr
 from jaxpurity._pages import page
-from jaxpurity._typediff import check_same_types, leaf_type
+from jaxpurity._typediff import check_carry, describe_value, is_tracer, leaf_type
 
 __all__ = ["Stateful", "dataclass", "static_field"]
 
@@ -77,16 +77,11 @@ def _check_static_hashable(obj: Any, names: tuple[str, ...]) -> None:
             raise TypeError(
                 f"{type(obj).__name__}.{name} is a static_field(), so its value is part of "
                 f"the treedef that jit caches on and must be hashable; got {kind}: "
-                f"{_short_repr(value)}. A mutable value changed in place would make jit "
+                f"{short_repr(value)}. A mutable value changed in place would make jit "
                 "reuse a stale trace. Use an immutable value (a tuple instead of a list, a "
                 f"frozenset instead of a set), or, if '{name}' holds arrays, make it an "
                 "ordinary field."
             ) from None
-
-
-def _short_repr(value: Any, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def dataclass(cls: type[T]) -> type[T]:
@@ -132,7 +127,7 @@ def dataclass(cls: type[T]) -> type[T]:
     """
     if not isinstance(cls, type):
         raise TypeError(
-            f"jaxpurity.dataclass decorates a class, not {_short_repr(cls)}; write "
+            f"jaxpurity.dataclass decorates a class, not {short_repr(cls)}; write "
             "@jaxpurity.dataclass (no parentheses) on the line above `class ...:`"
         )
     cls = dataclasses.dataclass(frozen=True)(cls)
@@ -217,14 +212,6 @@ def _as_state(tree: Any, fn_name: str) -> Any:
     return jax.tree_util.tree_map_with_path(strong, tree)
 
 
-def _describe_result(result: Any) -> str:
-    if isinstance(result, (tuple, list)):
-        return f"a {type(result).__name__} of length {len(result)}"
-    if isinstance(result, jax.Array):
-        return f"a single array of shape {tuple(result.shape)}"
-    return f"a {type(result).__name__}"
-
-
 class Stateful(Generic[StateT]):
     """A pure step function ``fn(state, *args) -> (out, new_state)`` you can just call.
 
@@ -296,12 +283,12 @@ class Stateful(Generic[StateT]):
         if not callable(fn):
             raise TypeError(
                 f"Stateful(fn, init_state): fn must be a callable "
-                f"fn(state, *args) -> (out, new_state), not {_short_repr(fn)}; "
+                f"fn(state, *args) -> (out, new_state), not {short_repr(fn)}; "
                 "did you swap fn and init_state?"
             )
         if not isinstance(jit, bool):
             raise TypeError(
-                f"Stateful(..., jit=...): jit must be True or False, not {_short_repr(jit)}"
+                f"Stateful(..., jit=...): jit must be True or False, not {short_repr(jit)}"
             )
         self._fn = fn
         self._name = qualname(fn)
@@ -316,11 +303,11 @@ class Stateful(Generic[StateT]):
         if not (isinstance(result, (tuple, list)) and len(result) == 2):
             raise TypeError(
                 f"Stateful({self._name}): fn must return a pair (out, new_state), "
-                f"but it returned {_describe_result(result)}; end it with "
+                f"but it returned {describe_value(result)}; end it with "
                 "`return out, new_state` (use `return None, new_state` if there is no output)"
             )
         out, new_state = result
-        check_same_types(
+        check_carry(
             state,
             new_state,
             what=(
@@ -328,8 +315,8 @@ class Stateful(Generic[StateT]):
                 "a state whose type changes makes jit trace and compile fn again (on every "
                 "call, if it keeps changing)"
             ),
-            expected_name="state passed in",
-            actual_name="new state returned",
+            init_name="state passed in",
+            carry_name="new state returned",
         )
         return out, _as_state(new_state, self._name)
 
@@ -344,7 +331,7 @@ class Stateful(Generic[StateT]):
             state passed in.
         """
         out, new_state = self._step(self._state, *args, **kwargs)
-        if any(isinstance(x, jax.core.Tracer) for x in jax.tree_util.tree_leaves(new_state)):
+        if any(map(is_tracer, jax.tree_util.tree_leaves(new_state))):
             call = self._name if "<" not in self._name else "fn"
             raise TypeError(
                 f"Stateful({self._name}) was called inside a JAX transformation (jit, vmap, "

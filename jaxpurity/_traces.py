@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import numbers
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,12 +17,11 @@ from jaxpurity._leaks import (
     SCALARS,
     arguments,
     is_jit,
-    is_tracer,
     qualname,
     short_repr,
 )
 from jaxpurity._pages import page
-from jaxpurity._typediff import LeafType, leaf_type
+from jaxpurity._typediff import LeafType, is_tracer, leaf_type
 
 __all__ = ["RetraceError", "TraceCounter", "count_traces"]
 
@@ -31,7 +31,11 @@ class RetraceError(RuntimeError):
 
     The message names the argument (and pytree leaf) whose change made JAX
     trace again: its shape, dtype or weak type, a static value, or the
-    identity of a Python object, and says how to avoid the retrace.
+    identity of a Python object, and says how to avoid the retrace. The
+    advice for a static value depends on what it can be: a float is data
+    (pass it as an array); an int may be data or a size, an axis or a shape
+    (then it must stay static: keep its values few); a bool, a string or a
+    tuple stays static.
     """
 
 
@@ -43,8 +47,9 @@ class _Static:
     """A leaf that reaches the function as a Python value, not as an array.
 
     ``maybe_traced`` marks a Python scalar seen outside a trace (the
-    ``count_traces(jax.jit(f))`` order): ``jit`` may trace it as a weakly
-    typed array or take it as a static argument, and we cannot tell which.
+    ``count_traces(jax.jit(f))`` order) where the jit wrapper does not say
+    which arguments are static (JAX 0.4.35): ``jit`` may trace it as a
+    weakly typed array or take it as a static argument.
     """
 
     value: Any
@@ -75,39 +80,82 @@ def _compares_by_identity(value: Any) -> bool:
 _Leaf = LeafType | _Static
 
 
-def _leaf(x: Any, *, tracing: bool) -> _Leaf:
+def _leaf(x: Any, *, static: bool | None) -> _Leaf:
+    """The leaf as jit sees it; ``static``: whether its argument is static (None: unknown)."""
     if is_tracer(x) or isinstance(x, ARRAYS):
         return leaf_type(x)
-    # Inside a trace, a Python value that reaches the body is static (jit traced the rest).
-    return _Static(x, maybe_traced=not tracing and isinstance(x, SCALARS))
+    if static is False and isinstance(x, SCALARS):
+        return leaf_type(x)  # jit traces a Python scalar as a weakly typed array
+    return _Static(x, maybe_traced=static is None and isinstance(x, SCALARS))
+
+
+def _jit_static_arguments(fn: Any) -> frozenset[str] | None:
+    """The names of the parameters a :func:`jax.jit` wrapper takes as static.
+
+    None where the wrapper does not say (JAX 0.4.35 keeps it out of reach).
+    """
+    info = getattr(fn, "_jit_info", None)
+    signature = getattr(info, "fun_signature", None)
+    if signature is None:
+        return None
+    params = list(signature.parameters)
+    by_position = {params[i] for i in info.static_argnums if -len(params) <= i < len(params)}
+    return frozenset(by_position | set(info.static_argnames))
 
 
 _Signature = dict[str, tuple[Any, dict[str, _Leaf]]]
 
 
 def _signature(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], *, tracing: bool
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    *,
+    static: Callable[[str], bool | None],
 ) -> _Signature:
-    """Per argument: its pytree structure and its leaves by path."""
+    """Per argument: its pytree structure and its leaves by path.
+
+    ``static(name)`` says whether an argument is static (None: unknown).
+    """
     out = {}
     for name, value in arguments(fn, args, kwargs):
         pairs, treedef = jax.tree_util.tree_flatten_with_path(value)
+        is_static = static(name)
         out[name] = (
             treedef,
-            {jax.tree_util.keystr(path): _leaf(x, tracing=tracing) for path, x in pairs},
+            {jax.tree_util.keystr(path): _leaf(x, static=is_static) for path, x in pairs},
         )
     return out
 
 
 def _describe(leaf: _Leaf) -> str:
-    return f"static value {leaf}" if isinstance(leaf, _Static) else f"an array {leaf}"
+    if isinstance(leaf, LeafType):
+        return f"an array {leaf}"
+    if leaf.maybe_traced:
+        return f"Python scalar {leaf} (traced as {leaf_type(leaf.value)} unless static)"
+    return f"static value {leaf}"
 
 
-def _leaf_difference(old: _Leaf, new: _Leaf) -> tuple[str, bool] | None:
-    """What changed in one leaf, in words, and whether it surely caused a retrace.
+@dataclass(frozen=True)
+class _Change:
+    """What changed in one argument leaf, and what kind of cause that is (a key of _FIXES)."""
 
-    None when nothing changed.
-    """
+    text: str
+    cause: str
+    sure: bool = True  # False: it may not have caused the retrace (a maybe-traced scalar)
+
+
+def _static_cause(value: Any) -> str:
+    """Which fix suits a changing static value: by what the value can be."""
+    if isinstance(value, numbers.Number) and not isinstance(value, numbers.Integral):
+        return "static number"  # a float is data: no shape, axis or size is one
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return "static int"  # data, or a shape, axis or size: either
+    return "static setting"  # a flag, a mode, a tuple of sizes: it stays static
+
+
+def _leaf_difference(old: _Leaf, new: _Leaf) -> _Change | None:
+    """What changed in one leaf; None when nothing did."""
     if isinstance(old, _Static) and old.maybe_traced and not isinstance(new, _Static):
         old = leaf_type(old.value)
     if isinstance(new, _Static) and new.maybe_traced and not isinstance(old, _Static):
@@ -119,46 +167,51 @@ def _leaf_difference(old: _Leaf, new: _Leaf) -> tuple[str, bool] | None:
             ("weak type", old.weak, new.weak),
         ]:
             if a != b:
-                return f"{what} changed from {old} to {new}", True
+                scalars = what == "dtype" and old.weak and new.weak  # 2 and then 2.0
+                return _Change(f"{what} changed from {old} to {new}", "scalar" if scalars else what)
         return None
     if isinstance(old, _Static) and isinstance(new, _Static):
         if old.same(new):
             return None
+        text = f"static value changed from {old} to {new}"
         if old.maybe_traced and new.maybe_traced:
             old_type, new_type = leaf_type(old.value), leaf_type(new.value)
             if old_type != new_type:
                 return _leaf_difference(old_type, new_type)
             # A traced scalar's value does not cause a retrace; only a static one's does.
-            return f"static value changed from {old} to {new}", False
+            return _Change(text, _static_cause(new.value), sure=False)
         if type(old.value) is type(new.value) and _compares_by_identity(new.value):
-            return (
+            return _Change(
                 f"a different Python object (id {id(new.value):#x}) of type "
                 f"{type(new.value).__name__}",
-                True,
+                "Python object",
             )
-        return f"static value changed from {old} to {new}", True
-    return f"changed from {_describe(old)} to {_describe(new)}", True
+        return _Change(text, _static_cause(new.value))
+    return _Change(f"changed from {_describe(old)} to {_describe(new)}", "kind")
 
 
-def _differences(old: _Signature, new: _Signature) -> list[tuple[str, str]]:
-    """``(argument, what changed)`` for each argument leaf whose change caused the retrace.
+def _differences(old: _Signature, new: _Signature) -> list[tuple[str, _Change]]:
+    """``(argument, change)`` for each argument leaf whose change caused the retrace.
 
     Changes that may not have caused it (the value of a Python scalar that
     ``jit`` may have traced) are listed only when nothing else changed.
     """
-    sure, unsure = [], []
+    sure: list[tuple[str, _Change]] = []
+    unsure: list[tuple[str, _Change]] = []
     for name in [*old, *(n for n in new if n not in old)]:
         if name not in old or name not in new:
-            sure.append((name, "is new in this call" if name not in old else "is missing"))
+            text = "is new in this call" if name not in old else "is missing"
+            sure.append((name, _Change(text, "pytree structure")))
             continue
         (old_def, old_leaves), (new_def, new_leaves) = old[name], new[name]
         if old_def != new_def:
-            sure.append((name, f"pytree structure changed from {old_def} to {new_def}"))
+            text = f"pytree structure changed from {old_def} to {new_def}"
+            sure.append((name, _Change(text, "pytree structure")))
             continue
         for path, leaf in new_leaves.items():
             change = _leaf_difference(old_leaves[path], leaf)
             if change is not None:
-                (sure if change[1] else unsure).append((name + path, change[0]))
+                (sure if change.sure else unsure).append((name + path, change))
     return sure or unsure
 
 
@@ -166,16 +219,29 @@ _FIXES = {
     "shape": "pad or bucket inputs to a few fixed shapes",
     "dtype": "cast inputs to one dtype before the call (x.astype(...))",
     "weak type": "pass arrays, not Python scalars (jnp.asarray(value, dtype))",
-    "static value": "pass the value as an array instead of a static argument, or accept "
-    "one trace per value",
+    "scalar": "pass {args} as the same kind of Python number on every call (2.0, not 2), or "
+    "as an array (jnp.asarray(value, dtype))",
+    "kind": "pass the same kind of value each call: always an array, or always the same "
+    "static value",
+    "static number": "pass {args} as an array instead of a static argument (a number that "
+    "changes is data: a traced argument takes every value with one trace)",
+    "static int": "if {args} only feeds arithmetic, pass it as an array instead of a static "
+    "argument; if it sets a shape, an axis or a size it must stay static: keep its distinct "
+    "values few (bucket sizes, for example round up to a power of two)",
+    "static setting": "{args} must stay static (a flag, a mode or a shape): keep its distinct "
+    "values few, one trace each",
     "Python object": "pass a hashable value object (a frozen dataclass), or the object's "
     "arrays as arguments, instead of a fresh object each call",
     "pytree structure": "keep the same containers and keys from call to call",
 }
 
 
-def _fixes(changes: list[tuple[str, str]]) -> list[str]:
-    return list(dict.fromkeys(fix for key, fix in _FIXES.items() for _, c in changes if key in c))
+def _fixes(changes: list[tuple[str, _Change]]) -> list[str]:
+    """One fix per kind of cause, naming the arguments it is about."""
+    by_cause: dict[str, list[str]] = {}
+    for arg, change in changes:
+        by_cause.setdefault(change.cause, []).append(f"`{arg}`")
+    return [_FIXES[cause].format(args=" and ".join(args)) for cause, args in by_cause.items()]
 
 
 # ----------------------------------------------------------------- the counter
@@ -198,6 +264,7 @@ class TraceCounter:
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._jitted = is_jit(fn)
+        self._static = _jit_static_arguments(fn) if self._jitted else None
         self.max_traces = max_traces
         self.traces = 0
         self.signatures: list[dict[str, str]] = []
@@ -215,7 +282,8 @@ class TraceCounter:
         leaves = jax.tree_util.tree_leaves((args, kwargs))
         if not (any(map(is_tracer, leaves)) or not _jax_core.trace_state_clean()):
             return self._fn(*args, **kwargs)  # an eager call is no trace
-        signature = _signature(self._fn, args, kwargs, tracing=True)
+        # Inside the trace, every Python value that reaches the body is static.
+        signature = _signature(self._fn, args, kwargs, static=lambda name: True)
         if self.max_traces is not None and self.traces >= self.max_traces:
             raise RetraceError(self._message(signature, self.traces + 1))
         self._record(signature)
@@ -225,13 +293,17 @@ class TraceCounter:
         # jax.jit(f) calls f itself, so the body cannot be wrapped from here. A call
         # traces (and compiles) exactly when it misses the jit's cache, so count misses.
         before = self._fn._cache_size()
-        signature = _signature(self._fn, args, kwargs, tracing=False)
+        signature = _signature(self._fn, args, kwargs, static=self._is_static)
         out = self._fn(*args, **kwargs)
         if self._fn._cache_size() > before:
             if self.max_traces is not None and self.traces >= self.max_traces:
                 raise RetraceError(self._message(signature, self.traces + 1))
             self._record(signature)
         return out
+
+    def _is_static(self, name: str) -> bool | None:
+        """Whether the jit wrapper takes argument ``name`` as static; None where unknown."""
+        return None if self._static is None else name in self._static
 
     def _record(self, signature: _Signature) -> None:
         self.traces += 1
@@ -255,7 +327,7 @@ class TraceCounter:
             f"Compared with trace {closest + 1}, the closest earlier one:"
         ]
         if changes:
-            lines += [f"  argument `{arg}`: {change}" for arg, change in changes]
+            lines += [f"  argument `{arg}`: {change.text}" for arg, change in changes]
         else:
             lines.append(
                 "  no argument changed: JAX traced again for another reason (a cleared cache, "

@@ -20,9 +20,12 @@ import numpy as np
 __all__ = [
     "LeafType",
     "TypeMismatchError",
+    "check_carry",
     "check_castable",
     "check_same_types",
     "describe_leaf",
+    "describe_value",
+    "is_tracer",
     "leaf_type",
     "shape_dtype_structs",
 ]
@@ -62,6 +65,11 @@ class LeafType:
             origin = "a Python scalar" if self.shape == () else "built from a Python scalar"
             text += f" (weak: {origin})"
         return text
+
+
+def is_tracer(x: Any) -> bool:
+    """Whether ``x`` is a JAX tracer (by type: a tracer's own ``__class__`` is not consulted)."""
+    return issubclass(type(x), jax.core.Tracer)
 
 
 def _is_extended(dtype: Any) -> bool:
@@ -193,26 +201,45 @@ def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
         return False
 
 
+def _python_type(dtype: np.dtype) -> type:
+    """The Python number type of ``dtype``'s kind: to JAX, it stands for a weak value."""
+    kinds = ((jnp.bool_, bool), (jnp.integer, int), (jnp.floating, float))
+    return next((t for kind, t in kinds if jnp.issubdtype(dtype, kind)), complex)
+
+
 def _weak_promotes_to(weak: np.dtype, dtype: Any) -> bool:
     """Whether JAX's promotion of a weakly typed ``weak`` value with ``dtype`` gives ``dtype``."""
     if _is_extended(dtype):
         return False
-    kinds = (
-        (jnp.bool_, bool),
-        (jnp.integer, int),
-        (jnp.floating, float),
-        (jnp.complexfloating, complex),
-    )
-    for kind, python_type in kinds:  # a Python type stands for a weak value of that kind
-        if jnp.issubdtype(weak, kind):
-            return np.dtype(jnp.result_type(python_type, dtype)) == dtype
-    return False
+    return np.dtype(jnp.result_type(_python_type(weak), dtype)) == dtype
 
 
-def _scalar_to_array_fix(scalar: Any, side: str, array: LeafType, array_side: str) -> str:
+def _promoted(e: LeafType, a: LeafType) -> np.dtype:
+    """The dtype JAX's promotion gives the two: one that holds the values of both."""
+    kinds = [_python_type(t.dtype) if t.weak else t.dtype for t in (e, a)]
+    return np.dtype(jnp.result_type(*kinds))
+
+
+def _value_text(x: Any, dtype: np.dtype) -> str | None:
+    """A known scalar value, written as a number of ``dtype``'s kind; None when unknown."""
+    if isinstance(x, numbers.Number) and not isinstance(x, np.generic):
+        value = x
+    elif isinstance(x, (jax.Array, np.ndarray, np.generic)) and not is_tracer(x):
+        if x.shape != () or _is_extended(x.dtype):
+            return None
+        value = x.item()
+    else:
+        return None
+    return repr(_python_type(dtype)(value))
+
+
+def _scalar_to_array_fix(
+    scalar: Any, scalar_type: LeafType, side: str, array: LeafType, array_side: str
+) -> str:
     """A Python scalar stands where the other side has an array: build a matching array."""
     value = _literal(scalar)
-    shape, dtype = array.shape, _jnp_dtype(array.dtype)
+    target = _promoted(scalar_type, array)  # 0.5 and an int32 array: float32, for both
+    shape, dtype = array.shape, _jnp_dtype(target)
     if value in ("0", "0.0", "x"):
         build = f"jnp.zeros_like(x), here jnp.zeros({shape}, {dtype})"
         if value == "x":
@@ -223,14 +250,94 @@ def _scalar_to_array_fix(scalar: Any, side: str, array: LeafType, array_side: st
         build = f"jnp.full_like(x, {value}), here jnp.full({shape}, {value}, {dtype})"
     return (
         f"{side} has a Python scalar where {array_side} has an array x; "
-        f"build a matching array instead: {build}"
+        f"build a matching array instead: {build}{_also_cast(array, array_side, target)}"
     )
 
 
+def _also_cast(leaf: LeafType, side: str, target: np.dtype | None) -> str:
+    """``"; and cast right's value ..."`` where ``leaf`` must change dtype too; else nothing."""
+    if target is None or leaf.dtype == target:
+        return ""
+    return f"; and cast {side}'s value x: x.astype({_jnp_dtype(target)})"
+
+
+def _common_dtype(e: LeafType, a: LeafType) -> np.dtype | None:
+    """The dtype both sides should have (None when they have one already, or hold keys)."""
+    if e.dtype == a.dtype or _is_extended(e.dtype) or _is_extended(a.dtype):
+        return None
+    return _promoted(e, a)
+
+
+def _broadcast_fix(side: str, leaf: LeafType, shape: tuple[int, ...], target: Any) -> str:
+    """Broadcast ``side``'s value to ``shape`` (casting it to ``target`` where needed)."""
+    cast = "" if target is None or leaf.dtype == target else f".astype({_jnp_dtype(target)})"
+    return f"broadcast {side}'s value x: jnp.broadcast_to(x, {shape}){cast}"
+
+
+def _shape_fix(e: LeafType, a: LeafType, names: _Names) -> str:
+    """Two leaves of different shapes: broadcast one where that is valid, else say so."""
+    target = _common_dtype(e, a)
+    if _broadcasts_to(a.shape, e.shape):
+        return _broadcast_fix(names.actual, a, e.shape, target) + _also_cast(
+            e, names.expected, target
+        )
+    if _broadcasts_to(e.shape, a.shape):
+        return _broadcast_fix(names.expected, e, a.shape, target) + _also_cast(
+            a, names.actual, target
+        )
+    return (
+        f"shapes {e.shape} and {a.shape} do not broadcast to each other; make "
+        f"{names.expected} and {names.actual} produce the same shape (look for the "
+        "slice, reduction or concatenation that changed it)"
+    )
+
+
+def _carry_shape_fix(e: LeafType, a: LeafType, names: _Names) -> str:
+    """A loop carry (``a``) whose shape differs from the init's (``e``).
+
+    Broadcasting is the fix only where the carry then keeps its shape: a new
+    carry that broadcasts back to the init's shape (``()`` -> ``(3,)``), or a
+    scalar init for a carry that is an array from the first step on. A carry
+    that grows would grow again from any init.
+    """
+    target = _common_dtype(e, a)
+    grows = len(a.shape) > len(e.shape) or np.prod(a.shape) > np.prod(e.shape)
+    if _broadcasts_to(a.shape, e.shape) and not grows:  # not (1,) into an empty (0,)
+        return _broadcast_fix(names.actual, a, e.shape, target) + _also_cast(
+            e, names.expected, target
+        )
+    if e.shape == ():
+        return _broadcast_fix(names.expected, e, a.shape, target) + _also_cast(
+            a, names.actual, target
+        )
+    text = (
+        f"a loop carry keeps one fixed shape, but {names.actual} has shape {a.shape} where "
+        f"{names.expected} has {e.shape}"
+    )
+    if grows:
+        return (
+            f"{text}: it grows each step. Preallocate the largest size (jnp.zeros((n, ...))) "
+            "and write step i with x.at[i].set(value) or lax.dynamic_update_slice; or "
+            "return each step's value as scan's y (scan stacks them into ys) instead of "
+            "growing the carry"
+        )
+    return f"{text}; look for the slice, reduction or indexing that changed it"
+
+
 def _same_type_rule(
-    e: LeafType, a: LeafType, e_value: Any, a_value: Any, names: _Names, *, weak_ok: bool
+    e: LeafType,
+    a: LeafType,
+    e_value: Any,
+    a_value: Any,
+    names: _Names,
+    *,
+    weak_ok: bool,
+    carry: bool = False,
 ) -> str | None:
-    """The fix when ``e`` and ``a`` cannot stand for each other, else None."""
+    """The fix when ``e`` and ``a`` cannot stand for each other, else None.
+
+    With ``carry``, ``e`` is a loop's init and ``a`` its new carry.
+    """
     if e.shape == a.shape and e.dtype == a.dtype:
         return None  # a weak and a strong leaf of one dtype are the same type to JAX
     if e.shape == a.shape and weak_ok and e.weak != a.weak:
@@ -239,41 +346,45 @@ def _same_type_rule(
             return None
     if e.shape != a.shape:
         if e.weak and e.shape == () and a.shape:
-            return _scalar_to_array_fix(e_value, names.expected, a, names.actual)
+            return _scalar_to_array_fix(e_value, e, names.expected, a, names.actual)
         if a.weak and a.shape == () and e.shape:
-            return _scalar_to_array_fix(a_value, names.actual, e, names.expected)
-        cast = "" if e.dtype == a.dtype else f".astype({_jnp_dtype(e.dtype)})"
-        if _broadcasts_to(a.shape, e.shape):
-            return f"broadcast {names.actual}'s value x: jnp.broadcast_to(x, {e.shape}){cast}"
-        cast = "" if e.dtype == a.dtype else f".astype({_jnp_dtype(a.dtype)})"
-        if _broadcasts_to(e.shape, a.shape):
-            return f"broadcast {names.expected}'s value x: jnp.broadcast_to(x, {a.shape}){cast}"
-        return (
-            f"shapes {e.shape} and {a.shape} do not broadcast to each other; make "
-            f"{names.expected} and {names.actual} produce the same shape (look for the "
-            "slice, reduction or concatenation that changed it)"
-        )
-    # Same shape, different dtype.
+            return _scalar_to_array_fix(a_value, a, names.actual, e, names.expected)
+        return _carry_shape_fix(e, a, names) if carry else _shape_fix(e, a, names)
+    return _dtype_fix(e, a, e_value, a_value, names)
+
+
+def _dtype_fix(e: LeafType, a: LeafType, e_value: Any, a_value: Any, names: _Names) -> str:
+    """Two leaves of one shape and different dtypes: change the side that loses nothing.
+
+    That is the side whose dtype JAX's promotion of the two replaces (an
+    int init with a float update: make the init float, never the update
+    int), or both sides where neither dtype holds the other's values.
+    """
     if _is_extended(e.dtype) or _is_extended(a.dtype):
         return (
             f"make {names.expected} and {names.actual} hold the same kind of value here "
             f"({e.dtype.name} vs {a.dtype.name}): a typed PRNG key converts to and from its "
             "raw uint32 data only with jax.random.key_data / jax.random.wrap_key_data"
         )
-    if e.weak or a.weak:
-        if e.weak and (not a.weak or jnp.result_type(e.dtype, a.dtype) == a.dtype):
-            side, value, dtype = names.expected, e_value, a.dtype
-        else:
-            side, value, dtype = names.actual, a_value, e.dtype
+    target = _promoted(e, a)
+    if target not in (e.dtype, a.dtype):
+        return (
+            f"neither {e.dtype.name} nor {a.dtype.name} holds the other's values; cast both "
+            f"{names.expected} and {names.actual} to {target.name}: x.astype({_jnp_dtype(target)})"
+        )
+    # A weak side of the target's dtype already holds every value: it only needs the dtype.
+    if target == a.dtype and (target != e.dtype or e.weak):
+        side, leaf, value = names.expected, e, e_value
+    else:
+        side, leaf, value = names.actual, a, a_value
+    if leaf.weak:
         return (
             f"{side} is weakly typed (a Python scalar takes its dtype from context); "
-            f"give it the dtype explicitly: jnp.asarray({_literal(value)}, {_jnp_dtype(dtype)})"
+            f"give it the dtype explicitly: jnp.asarray({_literal(value)}, {_jnp_dtype(target)})"
         )
-    if not jnp.can_cast(a.dtype, e.dtype, casting="safe") and jnp.can_cast(
-        e.dtype, a.dtype, casting="safe"
-    ):
-        return f"cast {names.expected}'s value x: x.astype({_jnp_dtype(a.dtype)})"
-    return f"cast {names.actual}'s value x: x.astype({_jnp_dtype(e.dtype)})"
+    fix = f"cast {side}'s value x: x.astype({_jnp_dtype(target)})"
+    known = _value_text(value, target)
+    return fix if known is None else f"{fix}, here jnp.asarray({known}, {_jnp_dtype(target)})"
 
 
 def _castable_rule(
@@ -321,7 +432,14 @@ def _describe_node(node: Any, keys: list[str]) -> str:
     return f"{type(node).__name__} with children {', '.join(keys) or '(none)'}"
 
 
-def _describe_any(x: Any) -> str:
+def describe_value(x: Any) -> str:
+    """What ``x`` is, in a few words: a leaf's type, or a container's kind and size.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> describe_value(jnp.zeros(3)), describe_value((1, 2)), describe_value({"a": 1})
+      ('float32[3]', 'tuple of length 2', "dict with keys ['a']")
+    """
     if _is_leaf(x):
         try:
             return str(leaf_type(x))
@@ -342,8 +460,8 @@ def _walk(
             out.append(
                 _Difference(
                     path,
-                    _describe_any(expected),
-                    _describe_any(actual),
+                    describe_value(expected),
+                    describe_value(actual),
                     f"{err}; return an array (or a Python number) here",
                 )
             )
@@ -356,8 +474,8 @@ def _walk(
         out.append(
             _Difference(
                 path,
-                _describe_any(expected),
-                _describe_any(actual),
+                describe_value(expected),
+                describe_value(actual),
                 f"return the same kind of value from {names.expected} and {names.actual}: "
                 "an array in both, or the same container in both",
             )
@@ -390,20 +508,34 @@ def _walk(
             _walk(child, a_kids[key], path + key, names, rule, out)
 
 
-def _raise_if_different(
-    expected: Any, actual: Any, *, what: str, names: _Names, rule: _LeafRule
-) -> None:
+def _differences(expected: Any, actual: Any, names: _Names, rule: _LeafRule) -> list[_Difference]:
     differences: list[_Difference] = []
     _walk(expected, actual, "", names, rule, differences)
-    if not differences:
-        return
+    return differences
+
+
+def _raise(
+    differences: list[_Difference], *, what: str, names: _Names, fix: str | None = None
+) -> None:
+    """Raise the error that lists ``differences``, with one fix each or the one ``fix``."""
     width = max(len("path"), *(len(d.path or "(top level)") for d in differences))
     lines = [f"{what}.", f"  {'path'.ljust(width)}  {names.expected} vs {names.actual}"]
     for d in differences:
         lines.append(f"  {(d.path or '(top level)').ljust(width)}  {d.expected} vs {d.actual}")
     lines.append("How to fix:")
-    lines += [f"  {(d.path or '(top level)').ljust(width)}  {d.fix}" for d in differences]
+    if fix is None:
+        lines += [f"  {(d.path or '(top level)').ljust(width)}  {d.fix}" for d in differences]
+    else:
+        lines.append(f"  {fix}")
     raise TypeMismatchError("\n".join(lines))
+
+
+def _raise_if_different(
+    expected: Any, actual: Any, *, what: str, names: _Names, rule: _LeafRule
+) -> None:
+    differences = _differences(expected, actual, names, rule)
+    if differences:
+        _raise(differences, what=what, names=names)
 
 
 def check_same_types(
@@ -466,6 +598,97 @@ def check_same_types(
     _raise_if_different(
         expected, actual, what=what, names=_Names(expected_name, actual_name), rule=rule
     )
+
+
+_NO_Y = object()  # check_carry's y when the loop has none (None is a valid y)
+
+
+def _shape_rule(e: LeafType, a: LeafType, *_: Any) -> str | None:
+    """A rule that sees only shapes (structure is compared by the walk itself)."""
+    return None if e.shape == a.shape else "shape"
+
+
+def check_carry(
+    init: Any,
+    new_carry: Any,
+    *,
+    what: str,
+    init_name: str,
+    carry_name: str,
+    y: Any = _NO_Y,
+) -> None:
+    """Raise :class:`TypeMismatchError` unless a loop body's new carry has the init's type.
+
+    The same check as :func:`check_same_types`, with ``init`` as the
+    required type, and fixes that suit a carry. Broadcasting is suggested
+    only where the carry then keeps its shape (a scalar init for a carry of
+    shape ``(3,)``); a carry that grows (``(3,)`` -> ``(4,)``) is told to
+    keep one fixed shape: preallocate, write with ``.at[i].set``, or return
+    per-step values as scan's ``ys``. Given scan's other output ``y``, a
+    body whose ``y`` has the init's type while its new carry does not is
+    asked whether it swapped the pair.
+
+    Args:
+      init: The loop's initial carry: a pytree of arrays or their types.
+      new_carry: The new carry the body returns for a carry of ``init``'s type.
+      what: The first line of the message.
+      init_name: How the message names ``init`` (``"init_val"``).
+      carry_name: How the message names ``new_carry`` (``"body_fun output"``).
+      y: For :func:`jax.lax.scan`: the body's other output, its per-step
+        value. Leave it out for loops that have none.
+
+    Raises:
+      TypeMismatchError: The new carry's type differs from ``init``'s; every
+        differing leaf is listed by path, with a fix.
+
+    Example:
+      >>> import jax
+      >>> import jax.numpy as jnp
+      >>> check_carry(
+      ...     jnp.zeros(3),
+      ...     jax.ShapeDtypeStruct((4,), jnp.float32),  # what jnp.append(carry, x) gives
+      ...     what="the carry changed type",
+      ...     init_name="init",
+      ...     carry_name="new carry",
+      ... )  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      jaxpurity.TypeMismatchError: the carry changed type.
+      ...
+        (top level)  a loop carry keeps one fixed shape, but new carry has shape (4,) where init has (3,): it grows each step. Preallocate the largest size ...
+      >>> check_carry(
+      ...     jnp.float32(0),
+      ...     jax.ShapeDtypeStruct((3,), jnp.float32),
+      ...     y=jax.ShapeDtypeStruct((), jnp.float32),
+      ...     what="the carry changed type",
+      ...     init_name="init",
+      ...     carry_name="new carry",
+      ... )  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      jaxpurity.TypeMismatchError: the carry changed type.
+      ...
+        scan's body returns (new_carry, y): did you swap them? ...
+    """  # noqa: E501
+    names = _Names(init_name, carry_name)
+
+    def rule(e: LeafType, a: LeafType, e_value: Any, a_value: Any, names: _Names) -> str | None:
+        return _same_type_rule(e, a, e_value, a_value, names, weak_ok=False, carry=True)
+
+    differences = _differences(init, new_carry, names, rule)
+    if not differences:
+        return
+    fix = None
+    # A swap shows in shapes or structure; a carry whose dtype alone drifted (a weak 0
+    # made float16 by the body, with y the carry passed through) is no swap.
+    if (
+        y is not _NO_Y
+        and not _differences(init, y, names, rule)
+        and _differences(init, new_carry, names, _shape_rule)
+    ):
+        fix = (
+            "scan's body returns (new_carry, y): did you swap them? Its y has the type of "
+            f"{init_name} and its new carry does not; return (new_carry, y)"
+        )
+    _raise(differences, what=what, names=names, fix=fix)
 
 
 def check_castable(

@@ -41,8 +41,9 @@ def test_raises_fails_when_nothing_is_raised():
 
 def test_raises_fails_on_another_type_and_chains_it():
     # The case of a gallery page that says ValueError where JAX raises TypeError.
-    with pytest.raises(AssertionError, match="expected ValueError, but the block raised TypeError")\
-            as failure:
+    with pytest.raises(
+        AssertionError, match="expected ValueError, but the block raised TypeError"
+    ) as failure:
         with jaxpurity.raises(ValueError):
             _cond_mismatch()
     assert isinstance(failure.value.__cause__, TypeError)
@@ -112,9 +113,14 @@ def test_raises_records_to_the_log_the_docs_build_names(tmp_path, monkeypatch, c
     ("text", "cleaned"),
     [
         ('File "/home/ana/project/gallery/page.py", line 3', 'File "page.py", line 3'),
-        ("at /root/.venv/lib/python3.11/site-packages/jax/_src/core.py:10",
-         "at jax/_src/core.py:10"),
-        ("see https://docs.jax.dev/en/latest/errors.html", "see https://docs.jax.dev/en/latest/errors.html"),
+        (
+            "at /root/.venv/lib/python3.11/site-packages/jax/_src/core.py:10",
+            "at jax/_src/core.py:10",
+        ),
+        (
+            "see https://docs.jax.dev/en/latest/errors.html",
+            "see https://docs.jax.dev/en/latest/errors.html",
+        ),
         ("f at C:\\Users\\ana\\page.py:4", "f at page.py:4"),
         ("ratio 1/2 and and/or", "ratio 1/2 and and/or"),
         ("got <function f at 0x7f3a2c1b9e40> here", "got <function f> here"),

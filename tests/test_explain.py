@@ -126,6 +126,20 @@ def _traced_float() -> None:
     jax.jit(lambda x: float(x))(1.0)
 
 
+def _float_of_constant(x: jax.Array) -> jax.Array:
+    return x * float(jnp.arange(3.0).sum())  # a tracer under jit, though no argument feeds it
+
+
+def _traced_constant_float() -> None:
+    jax.jit(_float_of_constant)(1.0)
+
+
+def _retrace() -> None:
+    counted = jax.jit(jaxpurity.count_traces(lambda x: x * 2, max_traces=1))
+    counted(jnp.ones(2))
+    counted(jnp.ones(3))
+
+
 def _traced_shape() -> None:
     jax.jit(lambda n: jnp.zeros(n))(3)
 
@@ -219,6 +233,8 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "numpy_call": (_numpy_call, "python_control_flow"),
     "traced_size": (_traced_size, "static_arguments"),
     "traced_float": (_traced_float, "static_arguments"),
+    "traced_constant_float": (_traced_constant_float, "static_arguments"),
+    "retrace": (_retrace, "static_arguments"),
     "traced_shape": (_traced_shape, "static_arguments"),
     "boolean_mask": (_boolean_mask, "boolean_masks"),
     "key_reused": (_key_reused, "frozen_randomness"),
@@ -281,6 +297,58 @@ def test_explain_maps_live_error_to_its_page(case: str, form: str) -> None:
     text = str(explanation)
     assert text.startswith(f"Error: {type(exc).__name__}\n")
     assert text.endswith(f"Read more: {page(topic)}")
+
+
+def _float_of_jit_leak() -> None:
+    float(_leak_from(lambda f: jax.jit(f)(1.0)))
+
+
+def _bool_of_jit_leak() -> None:
+    bool(_leak_from(lambda f: jax.jit(f)(1.0)))
+
+
+def _float_of_scan_leak() -> None:
+    float(_leak_from(lambda f: jax.lax.scan(lambda c, x: (f(c), x), 0.0, jnp.arange(3.0))))
+
+
+def _bool_of_while_leak() -> None:
+    bool(_leak_from(lambda f: jax.lax.while_loop(lambda c: c < 3.0, f, 1.0)))
+
+
+# float() or bool() of a tracer that leaked earlier: JAX raises ConcretizationTypeError (or
+# its subclass TracerBoolConversionError), as for a traced argument, but it is a leak.
+LEAKED_USES: dict[str, tuple[Callable[[], None], str]] = {
+    "float_of_jit_leak": (_float_of_jit_leak, "global_counter"),
+    "bool_of_jit_leak": (_bool_of_jit_leak, "global_counter"),
+    "float_of_scan_leak": (_float_of_scan_leak, "leak_from_loop_body"),
+    "bool_of_while_leak": (_bool_of_while_leak, "leak_from_loop_body"),
+}
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("case", LEAKED_USES)
+def test_explain_sends_float_or_bool_of_a_leaked_tracer_to_the_leak_pages(
+    case: str, form: str
+) -> None:
+    trigger, topic = LEAKED_USES[case]
+    with pytest.raises(jax.errors.ConcretizationTypeError) as info:
+        trigger()
+    exc, message = info.value, str(info.value)
+    if not re.search(r"\bfor (?:scan|while_\w+)\b", message):
+        topic = "global_counter"  # JAX 0.4.35 does not say which trace the tracer was from
+    # JAX 0.4.35 says "This DynamicJaxprTracer was created on line ..." only for a tracer
+    # whose trace ended; JAX 0.10.2's message alone reads as for a traced argument, and
+    # only a traceback shows that the traced function is not running.
+    said = "DynamicJaxprTracer was created on line" in message
+    if form in ("message", "type_and_message") and not said:
+        topic = "python_control_flow" if "boolean conversion" in message else "static_arguments"
+
+    explanation = jaxpurity.explain(FORMS[form](exc))
+
+    assert (explanation.topic, explanation.page) == (topic, page(topic))
+    assert explanation.error == type(exc).__name__
+    if topic in ("global_counter", "leak_from_loop_body"):
+        assert "not a setting that needs to be static" in explanation.cause
 
 
 def test_explain_looks_through_an_error_raised_from_a_jax_error() -> None:

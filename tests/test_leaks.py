@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import operator
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -102,6 +104,8 @@ TRANSFORMS: dict[str, tuple[Callable[[Callable[..., Any]], Callable[..., Any]], 
     "grad": (lambda f: jax.grad(lambda x: f(x).sum()), jnp.ones(3)),
     "vmap": (jax.vmap, jnp.ones((2, 3))),
 }
+# Leak.transformation under each: JAX 0.4.35's grad makes JVPTracers, which jvp makes too.
+TRANSFORMATION = {"jit": {"jit"}, "grad": {"grad", "jvp/grad"}, "vmap": {"vmap"}}
 
 LEAKS = [
     (to_list, "list", "global `saved` (a list), item 0", "saved.append(x)"),
@@ -127,11 +131,19 @@ def test_find_leaks_names_where_the_tracer_is_stored(
     assert leak.line is not None and leak.line.endswith(line)
     assert leak.line.startswith("test_leaks.py:")
     assert f"into {where}" in str(leak)
+    assert leak.transformation in TRANSFORMATION[transform]
+    assert leak.tracer.endswith(f" tracer (from {leak.transformation})")
     # JAX agrees that it is a leak: the stored value is a tracer, and using it fails.
     stored = _stored(store)
     assert isinstance(stored, jax.core.Tracer)
-    with pytest.raises(jax.errors.UnexpectedTracerError):
+    _jax_error_using(stored)
+
+
+def _jax_error_using(stored: Any) -> str:
+    """The UnexpectedTracerError that JAX raises when a leaked tracer is used."""
+    with pytest.raises(jax.errors.UnexpectedTracerError) as error:
         jax.jit(lambda y: y + stored)(jnp.ones(stored.shape))
+    return str(error.value)
 
 
 @pytest.mark.parametrize("transform", list(TRANSFORMS))
@@ -174,6 +186,39 @@ def test_find_leaks_names_the_argument_of_a_method() -> None:
     assert isinstance(model.total, jax.core.Tracer)
 
 
+class Running:
+    """A total that starts as a literal in __init__ and is stored in two methods."""
+
+    def __init__(self) -> None:
+        self.total: Any = 0.0
+
+    def add(self, x: jax.Array) -> jax.Array:
+        self.total = self.total + x
+        return x
+
+    def restart(self, x: jax.Array) -> jax.Array:
+        self.total = x * 0
+        return x
+
+
+def test_find_leaks_finds_the_line_in_the_method_an_argument_default_calls() -> None:
+    running = Running()
+    add_twice = lambda x, acc=running: acc.add(x) * 2  # noqa: E731 - the case reported
+    [leak] = jaxpurity.find_leaks(add_twice, jnp.ones(3))
+    assert leak.where == "argument `acc` (a `Running` object), attribute `total`"
+    assert leak.line is not None and leak.line.endswith("self.total = self.total + x")
+    assert isinstance(running.total, jax.core.Tracer)
+
+
+def test_find_leaks_leaves_the_line_out_when_two_methods_could_have_stored_it() -> None:
+    running = Running()
+    add_twice = lambda x, acc=running: operator.methodcaller("add", x)(acc) * 2  # noqa: E731
+    [leak] = jaxpurity.find_leaks(add_twice, jnp.ones(3))
+    assert leak.where == "argument `acc` (a `Running` object), attribute `total`"
+    assert leak.line is None  # add or restart: either would be a guess
+    assert "stored at" not in str(leak)
+
+
 class Registry:
     last: Any = None
 
@@ -214,6 +259,49 @@ def test_find_leaks_follows_a_stored_closure_to_its_global() -> None:
 
     [leak] = jaxpurity.find_leaks(remember_later, jnp.ones(3))
     assert leak.where == "global `saved` (a list), item 0, closure variable `x` of `<lambda>`"
+
+
+# Loop bodies defined once, so that JAX caches their traces across calls.
+def scan_body(carry: jax.Array, _: None) -> tuple[jax.Array, None]:
+    saved.append(carry)
+    return carry + 1, None
+
+
+def while_body(carry: jax.Array) -> jax.Array:
+    saved.append(carry)
+    return carry + 1
+
+
+def fori_body(i: Any, carry: jax.Array) -> jax.Array:
+    saved.append(carry)
+    return carry + i
+
+
+LOOPS: dict[str, Callable[[jax.Array], jax.Array]] = {
+    "scan": lambda x: jax.lax.scan(scan_body, x, None, length=2)[0],
+    "while_loop": lambda x: jax.lax.while_loop(lambda c: c.sum() < 5, while_body, x),
+    "fori_loop": lambda x: jax.lax.fori_loop(0, 2, fori_body, x),
+}
+# JAX's "traced for ..." names a while_loop body "while_body" (JAX 0.10.2).
+_JAX_LOOP_NAMES = {"while_body": "while_loop"}
+
+
+@pytest.mark.parametrize("loop", list(LOOPS))
+def test_find_leaks_finds_a_leak_from_a_loop_body_jax_already_cached(loop: str) -> None:
+    run = LOOPS[loop]
+    jax.jit(run)(jnp.ones(3))
+    jax.jit(lambda x: run(x))(jnp.ones(3))
+    assert len(saved) == 1  # the second jit used JAX's cached trace of the body
+    [leak] = jaxpurity.find_leaks(run, jnp.ones(3))
+    assert leak.where == "global `saved` (a list), item 1"
+    assert leak.line is not None and leak.line.endswith("saved.append(carry)")
+    # The loop JAX names when the tracer is used (on 0.4.35 fori_loop runs as a scan).
+    traced_for = re.search(r"traced for (\w+)", _jax_error_using(saved[1]))
+    assert traced_for is not None
+    assert leak.transformation == _JAX_LOOP_NAMES.get(traced_for[1], traced_for[1])
+    assert leak.tracer.endswith(f"(from {leak.transformation})")
+    jax.jit(lambda x: run(x))(jnp.ones(3))
+    assert len(saved) == 2  # JAX's cache is still there for everyone else
 
 
 def test_find_leaks_finds_a_leak_from_a_loop_body() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import jax
@@ -150,10 +150,21 @@ class Case:
     transforms: tuple[str, ...]  # where the detector applies
     topic: str
     with_model: bool = False  # the function takes a Model first
+    topic_under: dict[str, str] = field(default_factory=dict)  # another page per transform
+
+    def page(self, transform: str) -> str:
+        return page(self.topic_under.get(transform, self.topic))
 
 
 CASES = [
-    Case("leaked-tracer", leaks, keeps_a_local_list, ("jit", "grad", "vmap"), "global_counter"),
+    Case(
+        "leaked-tracer",
+        leaks,
+        keeps_a_local_list,
+        ("jit", "grad", "vmap"),
+        "global_counter",
+        topic_under={"grad": "leak_from_grad_vmap", "vmap": "leak_from_grad_vmap"},
+    ),
     Case(
         "global-assignment",
         counts_in_a_global,
@@ -231,7 +242,7 @@ def test_check_pure_flags_the_impurity(case: Case, transform: str) -> None:
     assert not report.ok
     found = [p for p in report.problems if p.kind == case.kind]
     assert found, str(report)
-    assert all(p.page == page(case.topic) for p in found)
+    assert all(p.page == case.page(transform) for p in found)
 
 
 @pytest.mark.parametrize(
@@ -293,6 +304,42 @@ def test_leak_into_an_lru_cache_points_at_the_memoization_page() -> None:
     # Later traces hit the cached tracer: JAX's UnexpectedTracerError, named in the report.
     [stale] = [p for p in report.problems if p.kind == "stale-result"]
     assert "raised UnexpectedTracerError" in stale.message
+
+
+window_cache: dict[int, jax.Array] = {}
+by_length: dict[int, jax.Array] = {}
+
+
+def taper_with_a_cache(x: jax.Array) -> jax.Array:
+    n = x.shape[0]
+    if n not in window_cache:
+        window_cache[n] = jnp.arange(n) / n
+    return x * window_cache[n]
+
+
+def taper_by_length(x: jax.Array) -> jax.Array:
+    n = x.shape[0]
+    if n not in by_length:
+        by_length[n] = jnp.arange(n) / n
+    return x * by_length[n]
+
+
+@pytest.mark.parametrize(
+    ("fn", "store", "topic"),
+    [
+        (taper_with_a_cache, window_cache, "memoization_caches"),
+        (taper_by_length, by_length, "global_counter"),
+    ],
+    ids=["named-cache", "other-name"],
+)
+def test_leak_into_a_dict_named_as_a_cache_points_at_the_memoization_page(
+    fn: Callable[..., Any], store: dict[int, jax.Array], topic: str
+) -> None:
+    store.clear()
+    report = jaxpurity.check_pure(fn, jnp.ones(3))
+    store.clear()
+    [leak] = [p for p in report.problems if p.kind == "leaked-tracer"]
+    assert leak.page == page(topic)
 
 
 def test_state_changes_name_the_variable_and_values() -> None:
@@ -390,3 +437,131 @@ def test_check_pure_raises_what_the_function_raises_when_traced() -> None:
         jax.jit(branch)(jnp.ones(3))
     with pytest.raises(type(from_jax.value)):
         jaxpurity.check_pure(branch, jnp.ones(3))
+
+
+# ----------------------------------------------------------------- methods and partials
+
+
+class RunningMean:
+    """Methods jitted with `self` static, the usual recipe for a method under jit."""
+
+    def __init__(self) -> None:
+        self.total: Any = 0.0
+        self.scale = 2.0
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def update(self, x: jax.Array) -> jax.Array:
+        self.total = self.total + x
+        return self.total
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def scaled(self, x: jax.Array) -> jax.Array:
+        return x * self.scale
+
+    def plain_update(self, x: jax.Array) -> jax.Array:
+        self.total = self.total + x
+        return self.total
+
+
+def _bound(how: str, method: str) -> tuple[RunningMean, Callable[..., Any]]:
+    """A fresh RunningMean and one of its bound methods, passed as a user would pass it."""
+    obj = RunningMean()
+    bound = getattr(obj, method)
+    return obj, {"method": bound, "partial": functools.partial(bound), "jit": jax.jit(bound)}[how]
+
+
+@pytest.mark.parametrize("how", ["method", "partial", "jit"])
+@pytest.mark.parametrize("method", ["update", "plain_update"])
+def test_check_pure_keeps_self_of_a_bound_method(how: str, method: str) -> None:
+    obj, fn = _bound(how, method)
+    jax.jit(fn)(jnp.ones(3))
+    assert isinstance(obj.total, jax.core.Tracer)  # JAX agrees: the method leaks into self
+    obj, fn = _bound(how, method)
+    report = jaxpurity.check_pure(fn, jnp.ones(3))
+    assert report.function == f"RunningMean.{method}"
+    [leak] = [p for p in report.problems if p.kind == "leaked-tracer"]
+    assert "argument `self` (a `RunningMean` object), attribute `total`" in leak.message
+    assert "self.total = self.total + x" in leak.message
+    assert leak.page == page("leak_through_self")
+
+
+@pytest.mark.parametrize("how", ["method", "partial", "jit"])
+def test_check_pure_passes_a_bound_method_that_only_reads_self(how: str) -> None:
+    obj, fn = _bound(how, "scaled")
+    report = jaxpurity.check_pure(fn, jnp.ones(3))
+    assert report.ok, str(report)
+    assert report.function == "RunningMean.scaled"
+    assert fn(jnp.ones(3)).tolist() == [2.0, 2.0, 2.0]
+    assert obj.total == 0.0
+
+
+def test_check_pure_sees_the_arguments_a_partial_binds() -> None:
+    model = Model()
+    report = jaxpurity.check_pure(
+        functools.partial(jax.jit(mutates_argument, static_argnums=0), model), jnp.ones(3)
+    )
+    assert [p.kind for p in report.problems] == ["argument-mutation"]
+    assert "argument `model`" in report.problems[0].message
+    assert jaxpurity.check_pure(functools.partial(reads_argument, Model()), jnp.ones(3)).ok
+
+
+# ----------------------------------------------------------------- loop bodies JAX has cached
+
+
+def scan_body(carry: jax.Array, x: jax.Array) -> tuple[jax.Array, jax.Array]:
+    saved.append(carry)
+    return carry + x, carry
+
+
+def while_body(carry: jax.Array) -> jax.Array:
+    saved.append(carry)
+    return carry + 1.0
+
+
+def fori_body(i: jax.Array, carry: jax.Array) -> jax.Array:
+    saved.append(carry)
+    return carry + i
+
+
+def pure_scan_body(carry: jax.Array, x: jax.Array) -> tuple[jax.Array, jax.Array]:
+    return carry + x, carry
+
+
+def below_three(carry: jax.Array) -> jax.Array:
+    return carry < 3.0
+
+
+LOOPS: dict[str, Callable[[jax.Array], jax.Array]] = {
+    "scan": lambda xs: jax.lax.scan(scan_body, jnp.float32(0), xs)[0],
+    "while_loop": lambda xs: jax.lax.while_loop(below_three, while_body, xs.sum()),
+    "fori_loop": lambda xs: jax.lax.fori_loop(0, 3, fori_body, xs.sum()),
+    "pure scan": lambda xs: jax.lax.scan(pure_scan_body, jnp.float32(0), xs)[0],
+}
+
+
+def _cached(loop: str) -> Callable[[jax.Array], jax.Array]:
+    """The loop, after JAX traced and cached its body: a new jit of it runs no body code."""
+    run = LOOPS[loop]
+    jax.jit(run)(jnp.ones(3))
+    saved.clear()
+    jax.jit(lambda xs: run(xs))(jnp.ones(3))
+    assert saved == []
+    return run
+
+
+@pytest.mark.parametrize("loop", ["scan", "while_loop", "fori_loop"])
+def test_check_pure_finds_a_leak_from_a_loop_body_jax_already_cached(loop: str) -> None:
+    run = _cached(loop)
+    report = jaxpurity.check_pure(run, jnp.ones(3))
+    [leak] = [p for p in report.problems if p.kind == "leaked-tracer"]
+    assert "saved.append(carry)" in leak.message
+    assert leak.page == page("leak_from_loop_body")
+    # Not by clearing JAX's caches: the body is still cached for everyone else.
+    saved.clear()
+    jax.jit(lambda xs: run(xs))(jnp.ones(3))
+    assert saved == []
+
+
+def test_check_pure_passes_a_pure_loop_body_jax_already_cached() -> None:
+    report = jaxpurity.check_pure(_cached("pure scan"), jnp.ones(3))
+    assert report.ok, str(report)

@@ -11,6 +11,7 @@ import pytest
 
 import jaxpurity
 from jaxpurity import RetraceError, count_traces
+from jaxpurity._typediff import describe_leaf
 
 
 class Config:
@@ -169,3 +170,87 @@ def test_count_traces_keeps_the_function_usable_as_a_method() -> None:
 def test_max_traces_must_be_positive() -> None:
     with pytest.raises(ValueError, match="max_traces"):
         count_traces(body, max_traces=0)
+
+
+# ----------------------------------------------------------------- Python scalars and static values
+
+
+def scale(x: Any, s: Any) -> Any:
+    return x * s
+
+
+def _jax_traced_type(fn: Callable[..., Any], *args: Any) -> list[str]:
+    """The type JAX gives each argument it traces, written as jaxpurity writes types."""
+    avals = jax.make_jaxpr(fn)(*args).in_avals
+    return [
+        describe_leaf(jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)) for a in avals
+    ]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_signatures_label_a_python_float_that_jit_traces(order: str) -> None:
+    jitted = jax.jit(scale)
+    counter = count_traces(scale)
+    call = jax.jit(counter) if order == "jit(count(f))" else count_traces(jitted)
+    call(jnp.ones(2), 2.0)
+    [signature] = (counter if order == "jit(count(f))" else call).signatures
+    x_type, s_type = _jax_traced_type(scale, jnp.ones(2), 2.0)
+    assert s_type == "float32[] (weak: a Python scalar)"
+    if order == "count(jit(f))" and not hasattr(jitted, "_jit_info"):
+        # JAX 0.4.35 keeps a jit's static arguments out of reach: say both.
+        assert signature["s"] == f"Python scalar 2.0 (traced as {s_type} unless static)"
+    else:
+        assert signature == {"x": f"an array {x_type}", "s": f"an array {s_type}"}
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_signatures_label_a_static_python_float_as_static(order: str) -> None:
+    jitted = jax.jit(scale, static_argnums=1)
+    counter = count_traces(scale)
+    call = jax.jit(counter, static_argnums=1) if order == "jit(count(f))" else count_traces(jitted)
+    call(jnp.ones(2), 2.0)
+    [signature] = (counter if order == "jit(count(f))" else call).signatures
+    assert len(jax.make_jaxpr(scale, static_argnums=1)(jnp.ones(2), 2.0).in_avals) == 1
+    if order == "count(jit(f))" and not hasattr(jitted, "_jit_info"):
+        assert signature["s"].startswith("Python scalar 2.0 (traced as")
+    else:
+        assert signature["s"] == "static value 2.0"
+
+
+def test_retrace_error_of_a_static_float_says_to_pass_an_array() -> None:
+    counter = count_traces(scale, max_traces=1)
+    call = jax.jit(counter, static_argnums=1)
+    call(jnp.ones(2), 0.5)
+    with pytest.raises(RetraceError) as error:
+        call(jnp.ones(2), 0.25)
+    assert "argument `s`: static value changed from 0.5 to 0.25" in str(error.value)
+    assert "pass `s` as an array instead of a static argument" in str(error.value)
+    assert "bucket" not in str(error.value)
+
+
+def test_retrace_error_of_a_static_axis_says_it_may_stay_static() -> None:
+    def total(x: jax.Array, axis: int) -> jax.Array:
+        return x.sum(axis)
+
+    counter = count_traces(total, max_traces=1)
+    call = jax.jit(counter, static_argnames="axis")
+    call(jnp.ones((2, 3)), axis=0)
+    with pytest.raises(RetraceError) as error:
+        call(jnp.ones((2, 3)), axis=1)
+    message = str(error.value)
+    assert "argument `axis`: static value changed from 0 to 1" in message
+    assert "if it sets a shape, an axis or a size it must stay static" in message
+    assert "keep its distinct values few" in message
+    # The axis really cannot be traced: JAX needs it while tracing.
+    with pytest.raises(TypeError):
+        jax.jit(total)(jnp.ones((2, 3)), 1)
+
+
+def test_retrace_error_of_a_static_flag_does_not_suggest_an_array() -> None:
+    counter, call, _ = _counted("jit(count(f))", max_traces=1)
+    call(jnp.ones(3), flag=True)
+    with pytest.raises(RetraceError) as error:
+        call(jnp.ones(3), flag=False)
+    message = str(error.value)
+    assert "`flag` must stay static" in message
+    assert "as an array" not in message

@@ -13,6 +13,7 @@ import pytest
 
 from jaxpurity import TypeMismatchError
 from jaxpurity._typediff import (
+    check_carry,
     check_castable,
     check_same_types,
     describe_leaf,
@@ -161,7 +162,10 @@ def test_weak_scalar_against_other_dtype_is_a_mismatch_unless_weak_ok():
     check_same_types(0, jnp.float16(1), what="x", **NAMES, weak_ok=True)
     check_same_types(jnp.float16(1), 0.5, what="x", **NAMES, weak_ok=True)
     # weak_ok still refuses what promotion would not give: a float into an int, or new shapes.
-    assert "jnp.asarray(0.5, jnp.int32)" in mismatch(jnp.int32(1), 0.5, weak_ok=True)
+    # The fix makes the int side float (0.5 would not survive an int32).
+    assert "cast left's value x: x.astype(jnp.float32), here jnp.asarray(1.0, jnp.float32)" in (
+        mismatch(jnp.int32(1), 0.5, weak_ok=True)
+    )
     assert "jnp.zeros_like(x)" in mismatch(0, jnp.zeros(3), weak_ok=True)
 
 
@@ -184,7 +188,8 @@ def test_weak_scalar_against_other_dtype_is_a_mismatch_unless_weak_ok():
         (
             jnp.zeros(()),
             jnp.zeros((2, 3), jnp.int8),
-            "broadcast left's value x: jnp.broadcast_to(x, (2, 3)).astype(jnp.int8)",
+            "broadcast left's value x: jnp.broadcast_to(x, (2, 3)); and cast right's value x: "
+            "x.astype(jnp.float32)",
         ),
         (jnp.zeros(3), jnp.zeros(2), "shapes (3,) and (2,) do not broadcast to each other"),
         (jnp.zeros(3), jnp.zeros(3, jnp.int32), "cast right's value x: x.astype(jnp.float32)"),
@@ -209,6 +214,126 @@ def test_weak_scalar_against_other_dtype_is_a_mismatch_unless_weak_ok():
 )
 def test_mismatch_fix_is_concrete_for_the_case(left, right, fix):
     assert fix in fixes(mismatch(left, right))["(top level)"]
+
+
+# Every dtype a fix names: in x.astype(jnp.X), jnp.asarray(v, jnp.X), jnp.zeros(s, jnp.X).
+_FIX_DTYPES = re.compile(r"(?:astype\(|, )jnp\.(\w+)\)")
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        (jnp.int32(0), jnp.float32(0.5)),  # an int carry updated with floats
+        (jnp.float32(0.5), jnp.int32(0)),
+        (jnp.int32(0), 0.5),  # a weak float: it must not be cast to int
+        (jnp.float16(0), jnp.float32(0)),
+        (jnp.zeros(2, jnp.int8), jnp.zeros(2, jnp.uint8)),  # neither holds the other
+        (0, jnp.float16(0)),
+        (jnp.zeros(()), jnp.zeros((2, 3), jnp.int8)),
+        (0.5, jnp.zeros(2, jnp.int8)),
+    ],
+    ids=str,
+)
+def test_dtype_fix_converts_to_the_dtype_that_holds_both(left, right):
+    """Every dtype the fix names is the one JAX promotes the two to: nothing is narrowed."""
+    named = set(_FIX_DTYPES.findall(fixes(mismatch(left, right))["(top level)"]))
+    assert named == {jnp.result_type(left, right).name}
+
+
+def carry_mismatch(init, body, xs, *, with_y: bool = False) -> str:
+    """The message check_carry raises for scan's ``body`` over ``xs`` from ``init``."""
+    new_carry, y = jax.eval_shape(body, init, xs[0])
+    extra = {"y": y} if with_y else {}
+    with pytest.raises(TypeMismatchError) as info:
+        check_carry(init, new_carry, what="w", init_name="init", carry_name="new carry", **extra)
+    return str(info.value)
+
+
+def test_carry_int_init_with_float_updates_asks_for_a_float_init():
+    xs = jnp.array([1.0, 2.0, 4.0])
+
+    def mean_step(mean, step):
+        i, x = step
+        return mean + (x - mean) / (i + 1), None
+
+    steps = (jnp.arange(3), xs)
+    new_carry, _ = jax.eval_shape(mean_step, jnp.int32(0), (steps[0][0], steps[1][0]))
+    with pytest.raises(TypeMismatchError) as info:
+        check_carry(jnp.int32(0), new_carry, what="w", init_name="init", carry_name="new carry")
+    fix = fixes(str(info.value))["(top level)"]
+    assert fix == "cast init's value x: x.astype(jnp.float32), here jnp.asarray(0.0, jnp.float32)"
+    # JAX rejects the int init; the float one the fix writes runs and keeps the fractions.
+    with pytest.raises(TypeError):
+        jax.lax.scan(mean_step, jnp.int32(0), steps)
+    mean, _ = jax.lax.scan(mean_step, jnp.asarray(0.0, jnp.float32), steps)
+    assert float(mean) == pytest.approx(7 / 3)
+
+
+@pytest.mark.parametrize("size", [1, 3])
+def test_carry_that_grows_is_told_to_keep_a_fixed_shape(size):
+    def grow(carry, x):
+        return jnp.append(carry, x), None
+
+    xs = jnp.arange(3.0)
+    fix = fixes(carry_mismatch(jnp.zeros(size), grow, xs))["(top level)"]
+    assert fix.startswith(
+        f"a loop carry keeps one fixed shape, but new carry has shape ({size + 1},)"
+    )
+    for advice in ("Preallocate", ".at[i].set(value)", "lax.dynamic_update_slice", "ys"):
+        assert advice in fix
+    assert "broadcast_to" not in fix
+    # Broadcasting the init to the new shape would not help: the carry grows again.
+    with pytest.raises(TypeError):
+        jax.lax.scan(grow, jnp.zeros(size + 1), xs)
+
+
+def test_scalar_init_of_an_array_carry_is_told_to_broadcast():
+    def add_rows(carry, x):
+        return carry + x, None
+
+    xs = jnp.ones((2, 3))
+    fix = fixes(carry_mismatch(jnp.float32(0), add_rows, xs))["(top level)"]
+    assert fix == "broadcast init's value x: jnp.broadcast_to(x, (3,))"
+    total, _ = jax.lax.scan(add_rows, jnp.broadcast_to(jnp.float32(0), (3,)), xs)
+    assert total.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_scan_body_that_swapped_carry_and_y_is_asked_about_it():
+    def swapped(carry, x):
+        return (carry + x).sum(), carry + x
+
+    xs = jnp.ones((2, 3))
+    message = carry_mismatch(jnp.zeros(3), swapped, xs, with_y=True)
+    assert message.splitlines()[-1] == (
+        "  scan's body returns (new_carry, y): did you swap them? Its y has the type of init "
+        "and its new carry does not; return (new_carry, y)"
+    )
+    assert "broadcast" not in message
+    with pytest.raises(TypeError):
+        jax.lax.scan(swapped, jnp.zeros(3), xs)
+    carry, ys = jax.lax.scan(lambda c, x: swapped(c, x)[::-1], jnp.zeros(3), xs)
+    assert carry.tolist() == [2.0, 2.0, 2.0] and ys.tolist() == [3.0, 6.0]
+
+
+def test_scan_body_whose_y_differs_from_init_is_not_called_swapped():
+    def reduce(carry, x):
+        return (carry + x).sum(), (carry + x).max()
+
+    message = carry_mismatch(jnp.zeros(3), reduce, jnp.ones((2, 3)), with_y=True)
+    assert "swap" not in message
+    assert fixes(message)["(top level)"] == (
+        "broadcast new carry's value x: jnp.broadcast_to(x, (3,))"
+    )
+
+
+def test_scan_body_whose_carry_only_changed_dtype_is_not_called_swapped():
+    # y is the carry passed through, so it has init's type; the carry's dtype drifted.
+    def running(carry, x):
+        return carry + x, carry
+
+    message = carry_mismatch(0, running, jnp.ones(3, jnp.float16), with_y=True)
+    assert "swap" not in message
+    assert fixes(message)["(top level)"].endswith("jnp.asarray(0, jnp.float16)")
 
 
 def test_broadcast_fix_really_fixes_the_mismatch():
