@@ -219,6 +219,29 @@ assert not report.ok
 assert [problem.kind for problem in report.problems] == ["trace-time-print"], report
 
 # %%
+# It finds the other ``print`` calls on this page too: under
+# :func:`jax.vmap` and :func:`jax.grad`, and in the body of a
+# :func:`jax.lax.fori_loop` (wrapped in a function, since the check takes a
+# function and its arguments). It also reports the shape print in ``both``,
+# which is there on purpose: the report lists what runs only at trace time,
+# and whether that is what you meant is for you to decide.
+
+
+def count_up(total):
+    return lax.fori_loop(0, 4, body, total)
+
+
+for fn, args in [
+    (jax.vmap(scaled), (jnp.arange(3.0),)),
+    (jax.grad(scaled), (3.0,)),
+    (count_up, (0,)),
+    (both, (jnp.arange(2.0),)),
+]:
+    report = jaxpurity.check_pure(fn, *args)
+    print(report)
+    assert [problem.kind for problem in report.problems] == ["trace-time-print"], report
+
+# %%
 # The ``jax.debug.print`` version passes:
 
 report = jaxpurity.check_pure(normalize_debug, jnp.array([3.0, 4.0]))

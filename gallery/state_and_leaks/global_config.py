@@ -187,6 +187,13 @@ print(report)
 assert report.ok, report
 
 # %%
+# The fixed function passes the same check.
+
+fixed_report = jaxpurity.check_pure(postprocess_fixed, x, 0.5, mode="none")
+print(fixed_report)
+assert fixed_report.ok, fixed_report
+
+# %%
 # What the fixed function costs is countable. :func:`jaxpurity.count_traces`
 # wraps the jitted ``postprocess_fixed`` and counts the calls that had to
 # trace: one per ``mode``, none for a new ``scale``.

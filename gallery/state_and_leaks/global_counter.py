@@ -295,6 +295,45 @@ assert stateful_results == [2.0, 4.0, 6.0], stateful_results
 assert int(stepper.state) == 3 and stepper.trace_count == 1, stepper
 
 # %%
+# Check it with jaxpurity.check_pure
+# ----------------------------------
+#
+# :func:`jaxpurity.check_pure` takes a function and example arguments, runs
+# it (traced and eagerly, as the report's first line counts) and reports
+# what it finds. For ``step`` it names the global that the trace rebinds,
+# and shows the stale result that follows from it.
+
+report = jaxpurity.check_pure(step, x)
+print(report)
+assert "global-assignment" in [problem.kind for problem in report.problems], report
+
+# %%
+# For ``scale`` it finds the tracer left in ``metrics.history``, names the
+# line that stored it, and links to this page.
+
+metrics.history.clear()
+leak_report = jaxpurity.check_pure(scale, 1.0)
+print(leak_report)
+leaks = [p for p in leak_report.problems if p.kind == "leaked-tracer"]
+assert leaks and all(p.page.endswith("/global_counter.html") for p in leaks), leak_report
+metrics.history.clear()
+
+# %%
+# Both fixes pass: the step that takes and returns the count, and the
+# function that returns the value it used to store.
+
+for fixed_report in (
+    jaxpurity.check_pure(pure_step, jnp.int32(0), x),
+    jaxpurity.check_pure(scale_with_trace, 1.0),
+):
+    print(fixed_report)
+    assert fixed_report.ok, fixed_report
+
+# %%
+# :doc:`../tools/let_jaxpurity_find_it` runs these checks on more of the
+# site's examples.
+
+# %%
 # Ask jaxpurity.explain
 # ---------------------
 #

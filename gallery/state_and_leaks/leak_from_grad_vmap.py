@@ -178,22 +178,37 @@ assert jnp.allclose(norms, jnp.array([5.0**0.5, 5.0])), norms
 #
 # :func:`jaxpurity.check_pure` looks through :func:`jax.grad` and
 # :func:`jax.vmap` to the function inside. It reports the list that
-# received a tracer, and says which transformation the tracer came from.
+# received a tracer, says which transformation the tracer came from, and
+# links to this page.
 
 losses.clear()
 report = jaxpurity.check_pure(jax.grad(loss_fn), jnp.zeros(2))
 print(report)
-assert not report.ok and "leaked-tracer" in [p.kind for p in report.problems], report
+leaks = [p for p in report.problems if p.kind == "leaked-tracer"]
+assert leaks and all(p.page.endswith("/leak_from_grad_vmap.html") for p in leaks), report
 losses.clear()
 
 # %%
-# The ``has_aux`` version passes.
+# The same check finds the norm that ``normalize`` left in ``row_norms``
+# under :func:`jax.vmap`.
 
-fixed_report = jaxpurity.check_pure(
-    jax.value_and_grad(loss_and_metrics, has_aux=True), jnp.zeros(2)
-)
-print(fixed_report)
-assert fixed_report.ok, fixed_report
+row_norms.clear()
+vmap_report = jaxpurity.check_pure(jax.vmap(normalize), inputs)
+print(vmap_report)
+leaks = [p for p in vmap_report.problems if p.kind == "leaked-tracer"]
+assert leaks and all(p.page.endswith("/leak_from_grad_vmap.html") for p in leaks), vmap_report
+row_norms.clear()
+
+# %%
+# Both fixes pass: the ``has_aux`` version and the vmapped function with an
+# extra output.
+
+for fixed_report in (
+    jaxpurity.check_pure(jax.value_and_grad(loss_and_metrics, has_aux=True), jnp.zeros(2)),
+    jaxpurity.check_pure(jax.vmap(normalize_with_norm), inputs),
+):
+    print(fixed_report)
+    assert fixed_report.ok, fixed_report
 
 # %%
 # Ask jaxpurity.explain

@@ -204,10 +204,9 @@ assert squares.tolist() == [0, 1, 4, 9], squares
 # ----------------------------------
 #
 # :func:`jaxpurity.check_pure` takes a function and example arguments, so
-# wrap the loop in one. Because JAX cached the body's trace (see above), the
-# check would see the body run zero times; :func:`jax.clear_caches` first
-# makes JAX trace it again. The report names the list that received a
-# tracer, and the ``append`` that put it there.
+# wrap each loop in one. JAX has cached both body traces above, and the
+# check finds the leaks anyway. Each report names the list or dict that
+# received a tracer and the line that put it there, and links to this page.
 
 
 def running_sum(xs):
@@ -215,23 +214,39 @@ def running_sum(xs):
     return final
 
 
-jax.clear_caches()
-report = jaxpurity.check_pure(running_sum, xs)
-print(report)
-assert not report.ok and "leaked-tracer" in [p.kind for p in report.problems], report
+def newton_sqrt2(x0):
+    root, _ = jax.lax.while_loop(newton_cond, newton_body, (x0, jnp.float32(1.0)))
+    return root
+
+
 partial_sums.clear()
+report.clear()
+for loop, arg in [(running_sum, xs), (newton_sqrt2, jnp.float32(1.0))]:
+    loop_report = jaxpurity.check_pure(loop, arg)
+    print(loop_report)
+    leaks = [p for p in loop_report.problems if p.kind == "leaked-tracer"]
+    assert leaks and all(p.page.endswith("/leak_from_loop_body.html") for p in leaks), loop_report
+partial_sums.clear()
+report.clear()
 
 # %%
-# The fixed scan, which returns its partial sums, passes.
+# The fixed loops, which return what they computed, pass.
 
 
 def running_sums(xs):
     return jax.lax.scan(add_step_fixed, jnp.float32(0.0), xs)
 
 
-fixed_report = jaxpurity.check_pure(running_sums, xs)
-print(fixed_report)
-assert fixed_report.ok, fixed_report
+def newton_sqrt2_fixed(x0):
+    return jax.lax.while_loop(
+        newton_cond_fixed, newton_body_fixed, (x0, jnp.float32(1.0), jnp.int32(0))
+    )
+
+
+for loop, arg in [(running_sums, xs), (newton_sqrt2_fixed, jnp.float32(1.0))]:
+    fixed_report = jaxpurity.check_pure(loop, arg)
+    print(fixed_report)
+    assert fixed_report.ok, fixed_report
 
 # %%
 # Ask jaxpurity.explain

@@ -217,3 +217,26 @@ metrics.seen.clear()
 print("flag restored to:", jax.config.jax_check_tracer_leaks)
 assert "metrics.seen" in str(info.value), info.value
 assert jax.config.jax_check_tracer_leaks is previous
+
+# %%
+# Or let jaxpurity run the checks
+# -------------------------------
+#
+# :func:`jaxpurity.check_pure` covers much of this checklist in one call: it
+# traces and runs a function, and reports globals it changes while tracing,
+# ``print`` calls that run only while tracing, leaked tracers, and results
+# that go stale or differ between jit and eager runs. Each function from the
+# steps above that has such a problem gets flagged with it.
+# :doc:`let_jaxpurity_find_it` shows the reports in full, and the fixes
+# that pass.
+
+for fn, arg, kind in [
+    (double, jnp.ones(3), "global-assignment"),
+    (loss, jnp.float32(1.0), "trace-time-print"),
+    (normalize, jnp.array([1.0, 3.0]), "trace-time-print"),
+    (record, jnp.float32(1.0), "leaked-tracer"),
+]:
+    report = jaxpurity.check_pure(fn, arg)
+    print(f"{report.function}: {[problem.kind for problem in report.problems]}")
+    assert kind in [problem.kind for problem in report.problems], report
+metrics.seen.clear()

@@ -1,0 +1,310 @@
+"""
+Let jaxpurity find the impurity for me
+======================================
+
+Your jitted function gives stale numbers, or a value you saved raises
+:class:`jax.errors.UnexpectedTracerError` long after the call that saved it,
+and JAX raised nothing at the line that caused it. Instead of working through
+the checklist of :doc:`debugging_workflow` by hand, hand the function to
+jaxpurity:
+:func:`jaxpurity.check_pure` reports each impurity with the page that explains
+it, :func:`jaxpurity.find_leaks` names the variable that holds a leaked tracer,
+:func:`jaxpurity.count_traces` raises :class:`jaxpurity.RetraceError` naming
+the argument that made JAX trace again, and :func:`jaxpurity.explain` reads a
+pasted error message, in Python or on the command line.
+"""
+
+# %%
+# A global counter: check_pure
+# ----------------------------
+#
+# The function from :doc:`../state_and_leaks/global_counter`: a jitted step
+# that bumps a global counter and scales its input by it. It raises nothing
+# and returns wrong numbers, so there is no error to search for.
+# :func:`jaxpurity.check_pure` takes the function and example arguments, the
+# same ones you would call it with. It looks through :func:`jax.jit`.
+
+import os
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+
+import jaxpurity
+
+counter = 0
+
+
+@jax.jit
+def step(x):
+    global counter
+    counter += 1
+    return x * counter
+
+
+x = jnp.float32(2.0)
+report = jaxpurity.check_pure(step, x)
+print(report)
+assert not report.ok, report
+assert "global-assignment" in [problem.kind for problem in report.problems], report
+
+# %%
+# Each problem comes with a kind (the word in brackets), what happened in
+# words, and the page of this site that explains it; the report is a
+# :class:`jaxpurity.PurityReport`, and ``report.problems`` holds them as
+# :class:`jaxpurity.Problem` objects for code that wants to check them.
+#
+# What the check costs
+# --------------------
+#
+# To see what happens at trace time and what happens on each call,
+# :func:`jaxpurity.check_pure` has to run the function: it traces it, runs the
+# compiled program, runs it eagerly, and traces it once more to compare. The
+# report counts the body's runs (its first line says the same). Nothing is
+# undone afterwards, so the counter moved once for each run of the body:
+
+print("traced:", report.traces, "| run eagerly:", report.runs, "| counter now:", counter)
+assert counter == report.traces + report.runs, (counter, report)
+
+# %%
+# Run it on a copy of your state, or reset the state afterwards, as here.
+# (:func:`jaxpurity.find_leaks`, below, is cheaper: it traces once and runs
+# nothing.)
+
+counter = 0
+
+# %%
+# The fixed counter passes
+# ------------------------
+#
+# The pure version gets the count as an argument and returns the new one.
+# The check finds nothing.
+
+
+@jax.jit
+def pure_step(count, x):
+    count = count + 1
+    return count, x * count
+
+
+fixed_report = jaxpurity.check_pure(pure_step, jnp.int32(0), x)
+print(fixed_report)
+assert fixed_report.ok, fixed_report
+
+# %%
+# UnexpectedTracerError later: find_leaks names where the tracer went
+# -------------------------------------------------------------------
+#
+# A tracer that outlives its trace raises
+# :class:`~jax.errors.UnexpectedTracerError` where it is *used*, which can be
+# far from where it was stored. Here are four functions that store a traced
+# value in four different places: a global list, an attribute of an object,
+# a closure variable and a global dict.
+
+history = []
+
+
+def log_sine(x):
+    y = jnp.sin(x)
+    history.append(y)
+    return y
+
+
+class Model:
+    def __init__(self):
+        self.last = None
+
+    def predict(self, x):
+        self.last = 2.0 * x
+        return self.last
+
+
+def make_keeper():
+    kept = None
+
+    def keep(x):
+        nonlocal kept
+        kept = x + 1.0
+        return kept
+
+    return keep
+
+
+stats = {}
+
+
+def center(x):
+    stats["mean"] = x.mean()
+    return x - stats["mean"]
+
+
+model = Model()
+keep = make_keeper()
+xs = jnp.arange(3.0)
+
+# %%
+# Called under :func:`jax.jit`, ``log_sine`` returns the right values. What
+# it stored is a tracer, and the first use of it raises
+# :class:`~jax.errors.UnexpectedTracerError`. Keep the error: it comes back
+# below, pasted into :func:`jaxpurity.explain`.
+
+sines = jax.jit(log_sine)(xs)
+print("log_sine:", [round(v, 4) for v in sines.tolist()], "| history holds:", len(history))
+assert len(history) == 1 and isinstance(history[0], jax.core.Tracer), history
+with jaxpurity.raises(
+    jax.errors.UnexpectedTracerError, match=r"(?s)unexpected.*log_sine"
+) as leak_error:
+    jnp.stack(history)
+history.clear()
+
+# %%
+# :func:`jaxpurity.find_leaks` traces a function once, as :func:`jax.jit`
+# would, and then looks for tracers that are still alive. Each
+# :class:`jaxpurity.Leak` says where the tracer is stored, starting from a
+# name in your code, and the source line that stored it.
+
+expected_places = {
+    log_sine: "global `history`",
+    model.predict: "attribute `last`",
+    keep: "closure variable `kept`",
+    center: "global `stats`",
+}
+roots = []
+for fn, place in expected_places.items():
+    leaks = jaxpurity.find_leaks(fn, xs)
+    for leak in leaks:
+        print(leak)
+    assert leaks and all(place in leak.where for leak in leaks), leaks
+    roots.append(leaks[0].root)
+
+# %%
+# ``leak.root`` says where the path starts: a global, a closure variable, or
+# an argument (here the ``self`` of the bound method).
+
+print("roots:", roots)
+assert roots == ["global", "argument", "closure", "global"], roots
+
+# %%
+# check_pure reports leaks too
+# ----------------------------
+#
+# :func:`jaxpurity.check_pure` runs the same search as one of its checks, so
+# each of the four functions is flagged with a ``leaked-tracer`` problem. The
+# report for the method shows how it reads; for an argument such as ``self``
+# it points to :doc:`../state_and_leaks/leak_through_self`.
+
+history.clear()
+stats.clear()
+model = Model()
+keep = make_keeper()
+impure = {"log_sine": log_sine, "predict": model.predict, "keep": keep, "center": center}
+reports = {name: jaxpurity.check_pure(fn, xs) for name, fn in impure.items()}
+print(reports["predict"])
+assert reports["predict"].problems[0].page.endswith("/leak_through_self.html"), reports
+for name, leak_report in reports.items():
+    kinds = [problem.kind for problem in leak_report.problems]
+    print(f"{name}: {kinds}")
+    assert not leak_report.ok and "leaked-tracer" in kinds, leak_report
+
+# %%
+# The fixed versions pass
+# -----------------------
+#
+# The fix is the same for all four: return the value, and store the concrete
+# result outside the function. Each function becomes pure and passes the
+# check.
+
+
+def sine(x):
+    return jnp.sin(x)
+
+
+def predict(x):
+    return 2.0 * x
+
+
+def plus_one(x):
+    return x + 1.0
+
+
+def center_with_mean(x):
+    mean = x.mean()
+    return x - mean, mean
+
+
+for fn in (sine, predict, plus_one, center_with_mean):
+    clean = jaxpurity.check_pure(fn, xs)
+    print(clean)
+    assert clean.ok, clean
+
+# %%
+# The caller keeps what it needs from the returned values, which are
+# concrete arrays:
+
+centered, mean = jax.jit(center_with_mean)(xs)
+stats["mean"] = mean
+print("centered:", centered.tolist(), "| stats:", {k: float(v) for k, v in stats.items()})
+assert centered.tolist() == [-1.0, 0.0, 1.0] and float(stats["mean"]) == 1.0, stats
+
+# %%
+# Retraces: count_traces and RetraceError
+# ---------------------------------------
+#
+# On :doc:`../state_and_leaks/global_counter`, the counter moved only when an
+# argument of a new dtype made JAX trace ``step`` again.
+# :func:`jaxpurity.count_traces` counts the traces of a function; with
+# ``max_traces`` it raises :class:`jaxpurity.RetraceError` on the first
+# trace past the limit, naming the argument that changed. Wrapped around the
+# jitted ``pure_step``, it counts the calls that had to trace:
+
+counted_step = jaxpurity.count_traces(pure_step, max_traces=1)
+count = jnp.int32(0)
+for value in (1.0, 2.0, 3.0):
+    count, _ = counted_step(count, jnp.float32(value))
+print("calls: 3 | traces:", counted_step.traces)
+assert counted_step.traces == 1 and int(count) == 3, (counted_step, count)
+
+# %%
+# A call with an int32 ``x`` needs a new trace, one more than allowed:
+
+with jaxpurity.raises(jaxpurity.RetraceError, match=r"argument `x`: dtype changed"):
+    counted_step(count, jnp.int32(2))
+
+# %%
+# Ask jaxpurity.explain about a pasted error
+# ------------------------------------------
+#
+# When all you have is an error message, from a log or a colleague's
+# terminal, paste it into :func:`jaxpurity.explain`. Here the text is the
+# last lines of the traceback of the :class:`~jax.errors.UnexpectedTracerError`
+# caught above, as Python prints them (its first line is shown).
+
+pasted = "".join(traceback.format_exception_only(type(leak_error.value), leak_error.value))
+print(pasted.splitlines()[0])
+explanation = jaxpurity.explain(pasted)
+print(explanation)
+assert explanation.recognised and explanation.error == "UnexpectedTracerError", explanation
+
+# %%
+# The same from the command line
+# ------------------------------
+#
+# ``python -m jaxpurity explain "<error text>"`` prints the same explanation
+# (with no text, it reads the error from standard input). Its exit status is
+# 0 when it recognises the error, so a script can test it. The page runs the
+# command in a subprocess, with this jaxpurity on the import path.
+
+package_root = str(Path(jaxpurity.__file__).resolve().parent.parent)
+env = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join([package_root, os.environ.get("PYTHONPATH", "")]),
+}
+command = [sys.executable, "-m", "jaxpurity", "explain", pasted]
+result = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+print(result.stdout, end="")
+print("exit status:", result.returncode)
+assert result.returncode == 0, result.stderr
+assert result.stdout == f"{explanation}\n", result.stdout
