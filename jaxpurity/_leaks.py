@@ -267,10 +267,17 @@ def is_user_code(obj: Any) -> bool:
 
 @dataclass
 class SplitCall:
-    """A call ``fn(*args, **kwargs)`` with its array leaves pulled out to be traced."""
+    """A call ``fn(*args, **kwargs)`` with its array leaves pulled out to be traced.
 
-    dynamic: list[Any]
-    rebuild: Callable[[tuple[Any, ...]], tuple[tuple[Any, ...], dict[str, Any]]]
+    ``args`` and ``kwargs`` have the call's structure, with each leaf that is
+    not traced (an object, a string) replaced by None, an empty pytree. So
+    :func:`jax.jit` gets the arguments where ``fn`` takes them, and its
+    errors name them as they would for ``fn`` itself: ``x``, ``params['w']``.
+    """
+
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    rebuild: Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]]
 
     @classmethod
     def of(cls, args: tuple[Any, ...], kwargs: dict[str, Any]) -> SplitCall:
@@ -278,22 +285,28 @@ class SplitCall:
         leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
         where = [i for i, x in enumerate(leaves) if isinstance(x, TRACEABLE)]
 
-        def rebuild(values: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        def rebuild(traced: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
             full = list(leaves)
-            for i, v in zip(where, values, strict=True):
+            for i, v in zip(where, jax.tree_util.tree_leaves(traced), strict=True):
                 full[i] = v
             return treedef.unflatten(full)
 
-        return cls([leaves[i] for i in where], rebuild)
+        kept = set(where)
+        split = treedef.unflatten([x if i in kept else None for i, x in enumerate(leaves)])
+        return cls(*split, rebuild)
 
     def traceable(self, fn: Callable[..., Any]) -> Callable[..., list[Any]]:
-        """A new function of the array leaves that calls ``fn`` and returns its array leaves.
+        """A new function of ``self.args`` and ``self.kwargs`` that calls ``fn`` and returns
+        its array leaves.
 
         It is a fresh object each time, so JAX's caches never skip its trace.
+        It wraps ``fn`` (:func:`functools.wraps`): JAX's errors name ``fn``,
+        its source line, and its parameters, found through ``__wrapped__``.
         """
 
-        def body(*values: Any) -> list[Any]:
-            a, k = self.rebuild(values)
+        @functools.wraps(fn)
+        def body(*args: Any, **kwargs: Any) -> list[Any]:
+            a, k = self.rebuild((args, kwargs))
             return array_leaves(fn(*a, **k))
 
         return body
@@ -362,7 +375,7 @@ def trace_finding_leaks(
     before = _live_tracers()  # held until the end, so that no id is reused
     # JAX's own checker would raise first: it is switched off, and restored after.
     with _jax_config.check_tracer_leaks(False), uncached_tracing():
-        traced = jax.jit(call.traceable(target)).trace(*call.dynamic)
+        traced = jax.jit(call.traceable(target)).trace(*call.args, **call.kwargs)
     gc.collect()  # tracers that only a reference cycle keeps alive are garbage, not leaks
     old = {id(t) for t in before}
     new = [t for t in _live_tracers() if id(t) not in old]
@@ -448,8 +461,17 @@ class _Root:
     weak: bool = False  # a closure of a function found elsewhere: keep looking above it
 
 
+# Letters whose names start with a vowel sound ("em", "ex"): an `M` object, an `RNN`.
+_VOWEL_LETTER_NAMES = frozenset("AEFHILMNORSX")
+
+
 def _article(word: str) -> str:
-    return "an" if word.lstrip("`")[:1].lower() in "aeiou" else "a"
+    """``"an"`` before a vowel sound: by the first letter, or its name for a name read
+    letter by letter (one letter, or all capitals: ``M``, ``MLP``)."""
+    name = word.strip("`_")
+    if len(name) == 1 or name.isupper():
+        return "an" if name[:1].upper() in _VOWEL_LETTER_NAMES else "a"
+    return "an" if name[:1].lower() in set("aeiou") else "a"
 
 
 _CONTAINERS = (list, dict, set, tuple, frozenset)

@@ -6,6 +6,7 @@ import collections
 import contextlib
 import functools
 import io
+import operator
 import random
 import re
 import sys
@@ -21,9 +22,11 @@ from jaxpurity._leaks import (
     LRU_CACHE,
     TRACEABLE,
     Leak,
+    SplitCall,
     array_leaves,
     cell_value,
     code_names,
+    is_jit,
     is_user_code,
     kind_of,
     named_arguments,
@@ -41,6 +44,7 @@ __all__ = ["Problem", "PurityReport", "check_pure"]
 
 _MUTABLE = (list, dict, set, bytearray, collections.deque)
 _MISSING = object()
+_REF = getattr(jax, "Ref", None)  # jax.new_ref's arrays: new JAX only
 
 
 @dataclass(frozen=True)
@@ -234,12 +238,13 @@ def _watches(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, An
     return list(unique.values())
 
 
-# ----------------------------------------------------------------- random number generators
+# ----------------------------------------------------------------- state put back for each run
 
 
 @dataclass
-class _Rng:
-    """A random number generator whose state a trace may advance."""
+class _Restored:
+    """State that each run starts from, put back at the end: a random number generator
+    (whose state a trace may advance), or a :func:`jax.new_ref` array."""
 
     label: str
     get: Callable[[], Any]
@@ -275,20 +280,44 @@ def _generator_state(rng: Any) -> tuple[Callable[[], Any], Callable[[Any], None]
     return None
 
 
-def _rngs(fn: Callable[..., Any]) -> list[_Rng]:
+def _rngs(fn: Callable[..., Any]) -> list[_Restored]:
     """NumPy's and Python's global generators, and generators ``fn`` holds in globals/closures."""
     rngs = [
-        _Rng("numpy.random (NumPy's global generator)", np.random.get_state, np.random.set_state),
-        _Rng("random (Python's global generator)", random.getstate, random.setstate),
+        _Restored(
+            "numpy.random (NumPy's global generator)", np.random.get_state, np.random.set_state
+        ),
+        _Restored("random (Python's global generator)", random.getstate, random.setstate),
     ]
     for _, label, read in _scope_names(fn):
         value = read()
         state = _generator_state(value)
         if state is not None:
-            rngs.append(_Rng(f"{label} ({kind_of(value)})", *state))
+            rngs.append(_Restored(f"{label} ({kind_of(value)})", *state))
     for r in rngs:
         r.initial = r.get()
     return rngs
+
+
+def _refs(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[_Restored]:
+    """The :func:`jax.new_ref` arrays ``fn`` reaches in one step: its arguments (pytree
+    leaves), globals and closure variables, and what the lists, tuples, dicts and user
+    objects among those hold directly."""
+    if _REF is None:
+        return []
+    places = [(label, read()) for _, label, read in _scope_names(fn)]
+    places += [(f"argument `{name}`", value) for name, value in named_arguments(fn, args, kwargs)]
+    found: dict[int, _Restored] = {}
+    for label, value in places:
+        if isinstance(value, _CODE):
+            continue
+        held = vars(value).values() if _is_user_object(value) else []
+        for x in [*jax.tree_util.tree_leaves(value), *held]:
+            if isinstance(x, _REF) and id(x) not in found:
+                get = functools.partial(operator.getitem, x, ...)
+                found[id(x)] = _Restored(label, get, functools.partial(operator.setitem, x, ...))
+    for r in found.values():
+        r.initial = r.get()
+    return list(found.values())
 
 
 # ----------------------------------------------------------------- running and comparing
@@ -307,8 +336,15 @@ class _Outcome:
             said = lines[0].rstrip(".") if lines else ""
             said = said if len(said) <= 80 else said[:77] + "..."
             return f"raised {type(self.error).__name__}" + (f" ({said})" if said else "")
-        shown = [v.tolist() if v.size <= 6 else f"{v.dtype}{list(v.shape)}" for v in self.values]
+        shown = [_rounded(v) if v.size <= 6 else f"{v.dtype}{list(v.shape)}" for v in self.values]
         return f"returned {_short(shown[0] if len(shown) == 1 else shown)}"
+
+
+def _rounded(v: np.ndarray) -> Any:
+    """A small array as Python values, floats to 4 significant digits (0.5, not 0.49999997)."""
+    if np.issubdtype(v.dtype, np.floating):
+        return np.vectorize(lambda x: float(f"{x:.4g}"), otypes=[object])(v).tolist()
+    return v.tolist()
 
 
 def _run(call: Callable[[], Any]) -> _Outcome:
@@ -387,19 +423,33 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
       the same inputs (``"jit-eager-mismatch"``);
     * results that go stale (``"stale-result"``): the program compiled from
       the first trace, called again, disagrees with what a fresh trace
-      computes now.
+      computes now; or, when ``fn`` is a jit wrapper (a bound jitted method
+      too) that has compiled programs, calling ``fn(*args, **kwargs)`` as it
+      is, answered from its cache, disagrees with a fresh trace: the cached
+      program was traced when the Python state it reads had other values
+      (not compared when ``fn`` draws random numbers while traced: its cached
+      program holds numbers drawn then, which is ``"frozen-randomness"``).
+      Only a result that is stale at the time of the check can be seen, so
+      check where settings change.
 
     **Cost, measured:** ``fn``'s Python body runs three times: traced twice
     (the watched trace, and a fresh ``jax.jit`` trace) and run eagerly once.
-    The two compiled programs run once each. So trace-time side effects
-    happen twice and eager side effects once, and nothing ``fn`` changed is
-    undone: the check changes your globals, closures and objects exactly as
-    those three calls do. Two things are put back: the global NumPy and
-    ``random`` generators (and any generator ``fn`` holds) are reset to
-    their starting state before each call and restored at the end, so that
-    the calls draw the same numbers and your random stream is left as it
-    was; and anything ``fn`` prints is captured (the trace-time output is
-    quoted in the report), not shown.
+    The two compiled programs run once each. A jit wrapper with compiled
+    programs is also called once as it is; its cache answers without
+    running the body, or, when it has no program for these argument types,
+    it traces the body a third time (counted in ``report.traces``). So
+    trace-time side effects happen two or three times and eager side effects
+    once, and nothing ``fn`` changed is undone: the check changes your
+    globals, closures and objects exactly as those calls do. Three things
+    are put back: the global NumPy and ``random`` generators (and any
+    generator ``fn`` holds) and the :func:`jax.new_ref` arrays ``fn``
+    reaches (in its arguments, globals and closure variables, or held
+    directly by a list, tuple, dict or object there) are reset to their
+    starting values before each call and restored at the end, so that the
+    calls draw the same numbers and see the same ``Ref`` values, and your
+    random stream and ``Ref`` values are left as they were; and anything
+    ``fn`` prints is captured (the trace-time output is quoted in the
+    report), not shown.
 
     Both traces bypass JAX's trace caches (:func:`find_leaks` says how;
     nothing is cleared), so the bodies of ``scan``, ``while_loop``,
@@ -424,8 +474,9 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
 
     Raises:
       Exception: Whatever ``fn`` raises while it is first traced (for example
-        a ``TracerBoolConversionError``): fix that first;
-        :func:`jaxpurity.explain` says how.
+        a ``TracerBoolConversionError``), as ``jax.jit(fn)`` raises it, naming
+        ``fn`` and its arguments: fix that first; :func:`jaxpurity.explain`
+        says how.
 
     Example:
       >>> import jax.numpy as jnp
@@ -456,6 +507,7 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
 
     watches = _watches(target, args, kwargs)
     rngs = _rngs(target)
+    restored = rngs + _refs(target, args, kwargs)
     try:
         with _quiet() as printed:
             traced, call, leaks = trace_finding_leaks(counted, args, kwargs)
@@ -463,15 +515,15 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
         moved = [r for r in rngs if r.moved()]
         with _quiet():
             program = traced.lower().compile()
-            first = _run_after_reset(rngs, lambda: program(*call.dynamic))
+            first = _run_after_reset(restored, lambda: program(*call.args, **call.kwargs))
             stage[0] = "run"
-            eager = _run_after_reset(rngs, lambda: counted(*args, **kwargs))
+            eager = _run_after_reset(restored, lambda: counted(*args, **kwargs))
             stage[0] = "trace"
-            fresh = _run_after_reset(
-                rngs, lambda: _fresh_run(call.traceable(counted), call.dynamic)
-            )
+            fresh = _run_after_reset(restored, lambda: _fresh_run(call.traceable(counted), call))
+            # Numbers drawn at trace time differ from trace to trace: frozen-randomness.
+            cached = None if moved else _run_cached(fn, args, kwargs, restored, counts)
     finally:
-        for r in rngs:
+        for r in restored:
             r.reset()
 
     problems = [_leak_problem(leak) for leak in leaks]
@@ -498,7 +550,21 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
                 page("global_config"),
             )
         )
-    if not _agree(first, fresh):
+    if cached is not None and not _agree(cached, fresh):
+        problems.append(
+            Problem(
+                "stale-result",
+                f"`{name}` under jit answers from a stale program: called as you jitted it, it "
+                f"ran the program its jit cache holds for these argument types and {cached}, "
+                f"but a fresh trace now {fresh}. That program was traced when the Python state "
+                "it reads (a global, a closure variable, a setting) had other values; jit "
+                "reuses it as long as the argument types stay the same. Pass such values in as "
+                "arguments (static_argnames for those that choose which code runs), or call "
+                f"the jitted function's clear_cache() after changing them.{cause}",
+                page("global_config"),
+            )
+        )
+    elif not _agree(first, fresh):
         problems.append(
             Problem(
                 "stale-result",
@@ -512,16 +578,39 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     return PurityReport(name, problems, traces=counts["trace"], runs=counts["run"])
 
 
-def _run_after_reset(rngs: list[_Rng], call: Callable[[], Any]) -> _Outcome:
-    for r in rngs:
+def _run_after_reset(restored: list[_Restored], call: Callable[[], Any]) -> _Outcome:
+    for r in restored:
         r.reset()
     return _run(call)
 
 
-def _fresh_run(fn: Callable[..., Any], args: list[Any]) -> Any:
-    """``jax.jit(fn)(*args)``, traced without JAX's caches (so loop bodies run again)."""
+def _fresh_run(fn: Callable[..., Any], call: SplitCall) -> Any:
+    """``jax.jit(fn)`` on the split call, traced without JAX's caches (so loop bodies run again)."""
     with uncached_tracing():
-        return jax.jit(fn)(*args)
+        return jax.jit(fn)(*call.args, **call.kwargs)
+
+
+def _run_cached(
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    restored: list[_Restored],
+    counts: collections.Counter[str],
+) -> _Outcome | None:
+    """What ``fn``, a jit wrapper, answers from its cache now; None when it has no program.
+
+    A wrapper with an empty cache is not called. One whose cache misses on
+    these arguments traces ``fn`` (counted as a trace) and its result is not
+    used; neither is an error (jit could not take the arguments).
+    """
+    if not is_jit(fn) or fn._cache_size() == 0:
+        return None
+    before = fn._cache_size()
+    outcome = _run_after_reset(restored, lambda: fn(*args, **kwargs))
+    if fn._cache_size() > before:
+        counts["trace"] += 1
+        return None
+    return None if outcome.error is not None else outcome
 
 
 _LOOPS = frozenset({"scan", "while_loop", "fori_loop"})
@@ -585,7 +674,7 @@ def _print_problem(name: str, text: str) -> Problem:
     )
 
 
-def _random_problem(name: str, rng: _Rng) -> Problem:
+def _random_problem(name: str, rng: _Restored) -> Problem:
     return Problem(
         "frozen-randomness",
         f"`{name}` drew numbers from {rng.label} while it was traced. Under jit they are drawn "

@@ -410,3 +410,62 @@ def test_find_leaks_raises_what_the_function_raises_when_traced() -> None:
         jax.jit(branch)(jnp.ones(3))
     with pytest.raises(type(from_jax.value)):
         jaxpurity.find_leaks(branch, jnp.ones(3))
+
+
+# ----------------------------------------------------------------- errors name the user's code
+
+
+class Config:
+    """An object argument: find_leaks passes it in untraced, like a partial that binds it."""
+
+
+def gated(config: Config, x: jax.Array, *, scale: dict[str, jax.Array]) -> jax.Array:
+    return x if scale["s"] > 0 else -x
+
+
+def _passing_through(fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+class Layer:
+    @_passing_through  # a bound method whose __wrapped__ (the function) still takes self
+    def relu(self, x: jax.Array) -> jax.Array:
+        return x if x > 0 else 0.0 * x
+
+
+@pytest.mark.parametrize("case", ["static-and-keyword", "decorated-method"])
+def test_find_leaks_lets_jax_errors_name_the_function_and_its_arguments(case: str) -> None:
+    """The error find_leaks raises is the one jit raises for the function itself, word for
+    word: the function's name and line, and the argument the value came from."""
+    if case == "static-and-keyword":
+        config, x, scale = Config(), jnp.ones(3), {"s": jnp.float32(2.0)}
+        run = functools.partial(jax.jit(functools.partial(gated, config)), x, scale=scale)
+        check = functools.partial(jaxpurity.find_leaks, gated, config, x, scale=scale)
+    else:
+        layer, x = Layer(), jnp.float32(1.0)
+        run = functools.partial(jax.jit(layer.relu), x)
+        check = functools.partial(jaxpurity.find_leaks, layer.relu, x)
+    with pytest.raises(Exception) as from_jax:  # noqa: PT011 - compared by type and text below
+        run()
+    with pytest.raises(type(from_jax.value)) as from_check:
+        check()
+    assert str(from_check.value) == str(from_jax.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "article"),
+    [("M", "an"), ("MLP", "an"), ("Model", "a"), ("Item", "an"), ("URL", "a"), ("_Optim", "an")],
+)
+def test_find_leaks_says_an_before_a_vowel_sound(name: str, article: str) -> None:
+    holder = type(name, (), {})()
+
+    def keep(holder: Any, x: jax.Array) -> jax.Array:
+        holder.kept = x
+        return x
+
+    [leak] = jaxpurity.find_leaks(keep, holder, jnp.ones(3))
+    assert leak.where == f"argument `holder` ({article} `{name}` object), attribute `kept`"

@@ -277,6 +277,170 @@ def test_stale_result_is_what_a_cached_jit_really_returns() -> None:
     assert [p.kind for p in report.problems] == ["global-assignment", "stale-result"]
 
 
+MODE = "cap"
+
+
+def postprocess(x: jax.Array) -> jax.Array:
+    """Reads two module settings: their values at trace time are baked into the program."""
+    y = x * SCALE
+    return jnp.minimum(y, 1.0) if MODE == "cap" else y
+
+
+def postprocess_fixed(x: jax.Array, scale: float, mode: str) -> jax.Array:
+    y = x * scale
+    return jnp.minimum(y, 1.0) if mode == "cap" else y
+
+
+class Scaler:
+    def __init__(self) -> None:
+        self.scale = 2.0
+
+    @functools.partial(jax.jit, static_argnums=0)  # self hashes by identity: a changed
+    def apply(self, x: jax.Array) -> jax.Array:  # attribute keeps the old program
+        return x * self.scale
+
+
+@pytest.mark.parametrize("how", ["function", "bound method"])
+def test_check_pure_finds_the_stale_program_a_jit_cache_serves(
+    how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    x = jnp.array([0.25, 0.75])
+    if how == "function":
+        fast, plain = jax.jit(postprocess), postprocess
+        fast(x)
+        monkeypatch.setitem(globals(), "SCALE", 0.5)
+        monkeypatch.setitem(globals(), "MODE", "none")
+    else:
+        scaler = Scaler()
+        fast, plain = scaler.apply, functools.partial(Scaler.apply.__wrapped__, scaler)
+        fast(x)
+        scaler.scale = 0.5
+    served, now = fast(x).tolist(), plain(x).tolist()
+    assert served != now  # JAX's cache answers with the program traced before the change
+    report = jaxpurity.check_pure(fast, x)
+    assert [p.kind for p in report.problems] == ["stale-result"], str(report)
+    [stale] = report.problems
+    assert f"returned {served}, but a fresh trace now returned {now}" in stale.message
+    assert "traced when the Python state it reads" in stale.message
+    assert stale.page == page("global_config")
+    assert (report.traces, report.runs) == (2, 1)
+
+
+def test_check_pure_reports_numbers_a_cached_program_drew_once() -> None:
+    """The cached program holds numbers drawn at its trace: frozen-randomness, not stale too."""
+    fast = jax.jit(numpy_noise)
+    fast(jnp.ones(3))
+    report = jaxpurity.check_pure(fast, jnp.ones(3))
+    assert [p.kind for p in report.problems] == ["frozen-randomness"], str(report)
+
+
+def test_check_pure_passes_a_jit_cache_that_takes_the_settings_as_arguments() -> None:
+    x = jnp.array([0.25, 0.75])
+    fast = jax.jit(postprocess_fixed, static_argnames="mode")
+    fast(x, 2.0, mode="cap")
+    fast(x, 0.5, mode="none")
+    report = jaxpurity.check_pure(fast, x, 0.5, mode="none")
+    assert report.ok, str(report)
+    assert (report.traces, report.runs) == (2, 1)
+
+
+def test_results_in_messages_are_rounded_as_jax_computes_them() -> None:
+    x = jnp.full(2, 0.1)  # float32 0.1 is 0.10000000149011612 as a Python float
+    [problem] = jaxpurity.check_pure(tracer_dependent, x).problems
+    eager = [round(v, 4) for v in tracer_dependent(x).tolist()]
+    jitted = [round(v, 4) for v in jax.jit(tracer_dependent)(x).tolist()]
+    assert f"eagerly it returned {eager}, but jax.jit(tracer_dependent) returned {jitted}" in (
+        problem.message
+    )
+    assert "0000" not in problem.message
+
+
+def test_check_pure_lets_jax_errors_name_the_function_and_its_argument() -> None:
+    def relu(x: jax.Array) -> jax.Array:
+        return x if x > 0 else 0.0 * x
+
+    with pytest.raises(jax.errors.TracerBoolConversionError) as from_jax:
+        jax.jit(relu)(jnp.float32(1.0))
+    with pytest.raises(jax.errors.TracerBoolConversionError) as from_check:
+        jaxpurity.check_pure(relu, jnp.float32(1.0))
+    assert str(from_check.value) == str(from_jax.value)
+
+
+# ----------------------------------------------------------------- jax.new_ref state
+
+needs_new_ref = pytest.mark.skipif(not hasattr(jax, "new_ref"), reason="JAX has no jax.new_ref")
+count_ref: Any = None  # a jax.Ref, set by the tests that use it
+
+
+def _ref_case(place: str) -> tuple[Callable[..., Any], tuple[Any, ...], Any]:
+    """A function that bumps a Ref it reaches through ``place``, its arguments, and the Ref."""
+    global count_ref
+    ref = jax.new_ref(jnp.int32(5))
+    x = jnp.float32(2.0)
+    if place == "argument":
+
+        def bump(ref: Any, x: jax.Array) -> jax.Array:
+            ref[...] += 1
+            return x * ref[...]
+
+        return jax.jit(bump), (ref, x), ref
+    if place == "closure":
+
+        def step(x: jax.Array) -> jax.Array:
+            ref[...] += 1
+            return x * ref[...]
+
+        return jax.jit(step), (x,), ref
+    if place == "global":
+        count_ref = ref
+
+        def global_step(x: jax.Array) -> jax.Array:
+            count_ref[...] += 1
+            return x * count_ref[...]
+
+        return global_step, (x,), ref
+
+    class Counter:
+        def __init__(self) -> None:
+            self.ref = ref
+
+        def step(self, x: jax.Array) -> jax.Array:
+            self.ref[...] += 1
+            return x * self.ref[...]
+
+    return Counter().step, (x,), ref
+
+
+@needs_new_ref
+@pytest.mark.parametrize("cached", [False, True], ids=["fresh", "jit-cached"])
+@pytest.mark.parametrize("place", ["argument", "closure", "global", "attribute"])
+def test_check_pure_starts_each_run_from_the_same_ref_values(place: str, cached: bool) -> None:
+    fn, args, ref = _ref_case(place)
+    if cached:
+        fn = jax.jit(fn)
+        fn(*args)
+    before = int(ref[...])
+    assert float(fn(*args)) != float(fn(*args))  # each call really bumps the Ref
+    assert int(ref[...]) == before + 2
+    report = jaxpurity.check_pure(fn, *args)
+    assert report.ok, str(report)
+    assert int(ref[...]) == before + 2  # left as it was
+
+
+@needs_new_ref
+def test_check_pure_still_flags_a_trace_counter_next_to_a_ref() -> None:
+    ref = jax.new_ref(jnp.int32(0))
+
+    def ref_step(x: jax.Array) -> jax.Array:
+        global calls
+        calls += 1
+        ref[...] += 1
+        return x * ref[...]
+
+    report = jaxpurity.check_pure(jax.jit(ref_step), jnp.float32(2.0))
+    assert [p.kind for p in report.problems] == ["global-assignment"], str(report)
+
+
 def test_leak_into_an_argument_points_at_the_self_page() -> None:
     class Holder:
         def keep(self, x: jax.Array) -> jax.Array:
@@ -383,6 +547,25 @@ def test_check_pure_runs_the_body_three_times(fn: Callable[..., Any]) -> None:
     assert (report.traces, report.runs) == (2, 1)
     assert len(ran) == 3
     assert "traced 2 times, run eagerly 1 time(s)" in str(report)
+
+
+@pytest.mark.parametrize(
+    ("cached_shape", "traces"), [(None, 2), ((3,), 2), ((2,), 3)], ids=["empty", "hit", "miss"]
+)
+def test_check_pure_calls_a_jit_wrapper_within_budget(
+    cached_shape: tuple[int, ...] | None, traces: int
+) -> None:
+    """A jit wrapper with programs is called as it is: answered from its cache, or (another
+    shape cached) traced a third time, and counted. An empty cache is not called."""
+    counted, ran = _body_count(where_dependent)
+    fast = jax.jit(counted)
+    if cached_shape is not None:
+        fast(jnp.ones(cached_shape))
+    ran.clear()
+    report = jaxpurity.check_pure(fast, jnp.ones(3))
+    assert [p.kind for p in report.problems] == ["container-mutation"], str(report)  # `ran`
+    assert (report.traces, report.runs) == (traces, 1)
+    assert len(ran) == report.traces + report.runs
 
 
 def test_check_pure_leaves_the_random_streams_as_they_were() -> None:

@@ -172,22 +172,25 @@ print("after clear_cache:", refreshed, "| eager Python gives:", postprocess(x).t
 assert refreshed == postprocess(x).tolist() == [1.0, 1.0], refreshed
 
 # %%
-# What jaxpurity can and cannot see here
-# --------------------------------------
+# With jaxpurity: check_pure finds the stale program
+# --------------------------------------------------
 #
-# :func:`jaxpurity.check_pure` finds nothing wrong with ``postprocess``.
-# During the check the settings do not change, so every trace and every run
-# agree. Reading a global is not a fault at any single moment; it becomes
-# one when the global changes between calls, which a check of one moment
-# cannot see. The fix is in the signature: arguments make the dependency
-# visible to JAX.
+# Reading a global is not wrong at any single moment; it goes wrong when the
+# global changes after the function was traced. So check the *jitted*
+# function at such a moment. :func:`jaxpurity.check_pure` calls it as it
+# is, so that its cache answers, and compares that answer with what a fresh
+# trace computes now. Here the scale changes once more, without clearing the
+# cache. The report's ``stale-result`` gives both results:
 
-report = jaxpurity.check_pure(postprocess, x)
+SCALE = 1.0
+report = jaxpurity.check_pure(fast_postprocess, x)
 print(report)
-assert report.ok, report
+assert "stale-result" in [problem.kind for problem in report.problems], report
 
 # %%
-# The fixed function passes the same check.
+# The check can only see a result that is stale when it runs, so run it
+# where settings change (for example in a test that changes them). The fixed
+# function has no hidden input to go stale, and passes:
 
 fixed_report = jaxpurity.check_pure(postprocess_fixed, x, 0.5, mode="none")
 print(fixed_report)

@@ -273,6 +273,19 @@ if HAS_NEW_REF:
         jax.jit(lambda ref: ref)(arg_ref)
 
 # %%
+# :func:`jaxpurity.check_pure` agrees that ``bump`` is pure. The check runs
+# the function several times; it puts each ``Ref`` it can reach back to its
+# starting value before each run, so every run sees the same state, and
+# after the last one, so ``arg_ref`` is left as it was:
+
+if HAS_NEW_REF:
+    ref_report = jaxpurity.check_pure(bump, arg_ref, x)
+    print(ref_report)
+    print("arg_ref after the check:", int(arg_ref[...]))
+    assert ref_report.ok, ref_report
+    assert int(arg_ref[...]) == 2, arg_ref
+
+# %%
 # With jaxpurity: Stateful
 # ------------------------
 #

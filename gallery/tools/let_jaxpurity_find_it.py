@@ -250,6 +250,39 @@ print("centered:", centered.tolist(), "| stats:", {k: float(v) for k, v in stats
 assert centered.tolist() == [-1.0, 0.0, 1.0] and float(stats["mean"]) == 1.0, stats
 
 # %%
+# TracerBoolConversionError: check_pure raises what jit raises
+# ------------------------------------------------------------
+#
+# A Python ``if`` on a traced value is not an impurity: JAX cannot trace it
+# at all, and raises :class:`jax.errors.TracerBoolConversionError`.
+# :func:`jaxpurity.check_pure` cannot check a function that does not trace,
+# so it lets that error through, as :func:`jax.jit` would raise it: the
+# message names your function and the argument the value came from, not
+# jaxpurity's code.
+
+
+def relu(x):
+    return x if x > 0 else 0.0 * x
+
+
+with jaxpurity.raises(jax.errors.TracerBoolConversionError, match=r"(?s)relu.*argument x"):
+    jaxpurity.check_pure(relu, xs[1])
+
+# %%
+# Fix the error first; :doc:`../control_flow/python_control_flow` shows
+# how. With :func:`jax.numpy.where` in place of the ``if``, the function
+# traces, and the check passes:
+
+
+def relu_fixed(x):
+    return jnp.where(x > 0, x, 0.0)
+
+
+relu_report = jaxpurity.check_pure(relu_fixed, xs[1])
+print(relu_report)
+assert relu_report.ok, relu_report
+
+# %%
 # Retraces: count_traces and RetraceError
 # ---------------------------------------
 #
