@@ -40,9 +40,9 @@ def clean_paths(text: str) -> str:
       The text with every absolute path shortened.
 
     Example:
-      >>> clean_paths("f at /home/ana/work/gallery/counter.py:12")
+      >>> clean_paths("f at /srv/ana/work/gallery/counter.py:12")
       'f at counter.py:12'
-      >>> clean_paths("in /usr/lib/python3.11/site-packages/jax/_src/core.py")
+      >>> clean_paths("in /usr/lib/python3/dist-packages/jax/_src/core.py")
       'in jax/_src/core.py'
       >>> clean_paths("got <function f at 0x7f3a2c1b9e40>")
       'got <function f>'
