@@ -9,7 +9,6 @@ the matching ones (the others are rendered without outputs).
 from __future__ import annotations
 
 import inspect
-import json
 import os
 import sys
 import zlib
@@ -27,7 +26,7 @@ import jax  # noqa: E402
 import jaxlib  # noqa: E402
 
 import jaxpurity  # noqa: E402
-from jaxpurity._capture import CAUGHT_LOG_ENV  # noqa: E402
+from jaxpurity._capture import CAUGHT_LOG_ENV, read_caught  # noqa: E402
 
 project = "jaxpurity"
 author = "the jaxpurity team"
@@ -244,13 +243,11 @@ ERROR_INDEX = ROOT / "docs" / "examples" / "error_index.rst.inc"
 def captured_errors() -> list[dict[str, str]]:
     """Every error the gallery captured: type, message, page (``section/name``), explanation."""
     errors = []
-    for log in sorted(CAPTURED_DIR.glob("*/*.jsonl")):
-        page = f"{log.parent.name}/{log.stem}"
-        for line in log.read_text(encoding="utf-8").splitlines():
-            error = json.loads(line)
-            explanation = jaxpurity.explain(f"{error['type']}: {error['message']}")
-            explained_on = explanation.page if explanation.recognised else None
-            errors.append({**error, "page": page, "explained_on": explained_on})
+    for error in read_caught(CAPTURED_DIR):
+        explanation = jaxpurity.explain(f"{error['type']}: {error['message']}")
+        errors.append(
+            {**error, "explained_on": explanation.page if explanation.recognised else None}
+        )
     return errors
 
 

@@ -10,6 +10,7 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 __all__ = ["ExceptionInfo", "clean_paths", "raises"]
 
@@ -89,6 +90,28 @@ def _record(exc: BaseException) -> None:
         entry = {"type": type(exc).__name__, "message": message}
         with open(log, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(entry) + "\n")
+
+
+def read_caught(directory: str | os.PathLike[str]) -> list[dict[str, str]]:
+    """The errors recorded under ``directory/<section>/<page>.jsonl``, each with its ``page``.
+
+    The docs build points ``$JAXPURITY_CAUGHT_LOG`` at one such file per gallery
+    page; this reads them all back, in page order.
+
+    Example:
+      >>> import tempfile, pathlib
+      >>> root = pathlib.Path(tempfile.mkdtemp())
+      >>> (root / "tools").mkdir()
+      >>> _ = (root / "tools" / "demo.jsonl").write_text('{"type": "TypeError", "message": "m"}\\n')
+      >>> read_caught(root)
+      [{'type': 'TypeError', 'message': 'm', 'page': 'tools/demo'}]
+    """
+    errors = []
+    for log in sorted(Path(directory).glob("*/*.jsonl")):
+        page = f"{log.parent.name}/{log.stem}"
+        for line in log.read_text(encoding="utf-8").splitlines():
+            errors.append({**json.loads(line), "page": page})
+    return errors
 
 
 def _names(expected: type[BaseException] | tuple[type[BaseException], ...]) -> str:

@@ -7,7 +7,6 @@ must show the error. Runs with the end-to-end tests (``tox -e e2e``), after the 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from html import unescape
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import jaxpurity
+from jaxpurity._capture import read_caught
 
 if os.environ.get("JAXPURITY_E2E") != "1":
     pytest.skip("runs with `tox -e e2e` (JAXPURITY_E2E=1)", allow_module_level=True)
@@ -23,14 +23,6 @@ if os.environ.get("JAXPURITY_E2E") != "1":
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("JAXPURITY_SITE") or ROOT / "build" / "html")
 CAPTURED = ROOT / "docs" / "examples" / "_captured"
-
-
-def _captured() -> list[dict]:
-    errors = []
-    for log in sorted(CAPTURED.glob("*/*.jsonl")):
-        for line in log.read_text(encoding="utf-8").splitlines():
-            errors.append({**json.loads(line), "page": f"{log.parent.name}/{log.stem}"})
-    return errors
 
 
 def _index_rows() -> dict[str, list[str]]:
@@ -44,7 +36,7 @@ def _index_rows() -> dict[str, list[str]]:
     return rows
 
 
-ERRORS = _captured()
+ERRORS = read_caught(CAPTURED)
 
 
 def test_the_site_captured_errors():
