@@ -11,8 +11,8 @@ import jax.numpy as jnp
 from jax import lax
 
 from jaxpurity._control import require_callable
+from jaxpurity._leaftypes import is_tracer
 from jaxpurity._pages import page
-from jaxpurity._typediff import is_tracer
 
 __all__ = ["collect"]
 

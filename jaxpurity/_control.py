@@ -22,16 +22,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from jaxpurity._typediff import (
-    LeafType,
-    check_carry,
-    check_castable,
-    check_same_types,
-    describe_leaf,
-    is_tracer,
-    leaf_type,
-    shape_dtype_structs,
-)
+from jaxpurity._leaftypes import LeafType, describe_leaf, is_tracer, leaf_type, shape_dtype_structs
+from jaxpurity._typediff import check_carry, check_castable, check_same_types
 
 __all__ = ["cond", "fori_loop", "require_callable", "scan", "switch", "while_loop"]
 

@@ -6,45 +6,31 @@ import collections
 import contextlib
 import functools
 import io
-import operator
-import random
 import re
 import sys
-import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import jax
-import numpy as np
 
-from jaxpurity._leaks import (
-    LRU_CACHE,
-    TRACEABLE,
-    Leak,
-    SplitCall,
-    array_leaves,
-    cell_value,
-    code_names,
-    is_jit,
-    is_user_code,
-    kind_of,
-    named_arguments,
-    qualname,
-    scope_functions,
-    short_repr,
-    strip_jit,
-    trace_finding_leaks,
-    uncached_tracing,
+from jaxpurity._introspect import qualname, strip_jit
+from jaxpurity._jax_compat import (
+    GRAD_VMAP,
+    LOOPS,
+    has_compiled,
+    is_jit_wrapper,
+    jit_cache_misses,
 )
+from jaxpurity._leaks import Leak, trace_finding_leaks
+from jaxpurity._naming import LRU_CACHE
+from jaxpurity._outcomes import Outcome, agree, run
 from jaxpurity._pages import page
-from jaxpurity._typediff import is_tracer
+from jaxpurity._restore import Restored, new_ref_arrays, random_generators
+from jaxpurity._tracing import SplitCall, uncached_tracing
+from jaxpurity._watch import Watch, short, watch_state
 
 __all__ = ["Problem", "PurityReport", "check_pure"]
-
-_MUTABLE = (list, dict, set, bytearray, collections.deque)
-_MISSING = object()
-_REF = getattr(jax, "Ref", None)  # jax.new_ref's arrays: new JAX only
 
 
 @dataclass(frozen=True)
@@ -96,289 +82,6 @@ class PurityReport:
         head = f"check_pure(`{self.function}`): {len(self.problems)} problem(s) ({ran}):"
         body = [f"{i}. " + str(p).replace("\n", "\n   ") for i, p in enumerate(self.problems, 1)]
         return "\n".join([head, *body])
-
-
-# ----------------------------------------------------------------- watching state
-
-
-def _short(value: Any) -> str:
-    return "nothing" if value is _MISSING else short_repr(value)
-
-
-def _holds_tracer(value: Any) -> bool:
-    """Whether ``value`` is a tracer or directly holds one (then it is a leak, reported so)."""
-    if is_tracer(value):
-        return True
-    if isinstance(value, dict):
-        value = list(value.values())
-    elif hasattr(value, "__dict__") and not isinstance(value, type):
-        value = list(vars(value).values())
-    if isinstance(value, (list, tuple, set, frozenset, collections.deque)):
-        return any(map(is_tracer, value))
-    return False
-
-
-def _is_user_object(value: Any) -> bool:
-    """An instance of a user-defined class, whose attributes are the user's state."""
-    if isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType)):
-        return False
-    return hasattr(value, "__dict__") and is_user_code(type(value))
-
-
-@dataclass
-class _Watch:
-    """One piece of state to compare before and after the trace.
-
-    ``how`` says what ``read`` returns and so how to compare: ``"binding"``
-    (the value, compared by identity), ``"items"`` (a list copy),
-    ``"elements"`` (a set copy), ``"keys"`` or ``"attributes"`` (a dict copy).
-    """
-
-    kind: str  # the Problem kind when it changes
-    label: str
-    how: str
-    read: Callable[[], Any]
-    before: Any = None
-
-    def change(self) -> str | None:
-        """How it changed, in words; None when it did not, or when it now holds a tracer
-        (that is a leak, reported as one)."""
-        before, after = self.before, self.read()
-        if self.how == "binding":
-            if after is before or _holds_tracer(after):
-                return None
-            return f"it was rebound from {_short(before)} to {_short(after)}"
-        if self.how in ("keys", "attributes"):
-            changed = [
-                k
-                for k in {**before, **after}
-                if before.get(k, _MISSING) is not after.get(k, _MISSING)
-            ]
-            if not changed or any(_holds_tracer(after.get(k)) for k in changed):
-                return None
-            name = (
-                (lambda k: f"attribute `{k}`")
-                if self.how == "attributes"
-                else (lambda k: f"key {k!r}")
-            )
-            return "; ".join(
-                f"{name(k)} went from {_short(before.get(k, _MISSING))} to "
-                f"{_short(after.get(k, _MISSING))}"
-                for k in changed
-            )
-        if self.how == "elements":
-            if after == before or _holds_tracer(after - before):
-                return None
-            return f"{len(after - before)} element(s) added, {len(before - after)} removed"
-        if len(after) == len(before) and all(a is b for a, b in zip(after, before, strict=True)):
-            return None
-        if _holds_tracer(after):
-            return None
-        return f"it went from {len(before)} to {len(after)} item(s): now {_short(after)}"
-
-
-def _watch_value(watches: list[_Watch], label: str, value: Any, kind: str) -> None:
-    """Watch the contents of a container, or the attributes of a user object."""
-    label = f"{label} ({kind_of(value)})"
-    if isinstance(value, dict):
-        watches.append(_Watch(kind, label, "keys", lambda: dict(value)))
-    elif isinstance(value, set):
-        watches.append(_Watch(kind, label, "elements", lambda: set(value)))
-    elif isinstance(value, _MUTABLE):
-        watches.append(_Watch(kind, label, "items", lambda: list(value)))
-    elif _is_user_object(value):
-        watches.append(_Watch(kind, label, "attributes", lambda: dict(vars(value))))
-
-
-# Values whose own state is not the user's data: skipped when watching globals and closures.
-_CODE = (
-    types.ModuleType,
-    type,
-    types.FunctionType,
-    types.BuiltinFunctionType,
-    types.MethodType,
-    functools.partial,
-)
-
-
-def _scope_names(fn: Callable[..., Any]) -> list[tuple[str, str, Callable[[], Any]]]:
-    """``(kind, label, read)`` for each global named by ``fn``'s code and each closure variable.
-
-    ``kind`` is the Problem kind for rebinding it; ``read`` returns its value now.
-    """
-    found = []
-    for f in scope_functions(fn):
-        for name in sorted(code_names(f.__code__)):
-            if not name.startswith("__"):
-                read = functools.partial(f.__globals__.get, name, _MISSING)
-                found.append(("global-assignment", f"global `{name}`", read))
-        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True):
-            label = f"closure variable `{name}` of `{qualname(f)}`"
-            found.append(("closure-assignment", label, functools.partial(cell_value, cell)))
-    return found
-
-
-def _watches(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[_Watch]:
-    """The state ``fn`` can reach in one step: its globals, closures, and arguments."""
-    watches: list[_Watch] = []
-    for kind, label, read in _scope_names(fn):
-        value = read()
-        if not isinstance(value, _CODE):
-            watches.append(_Watch(kind, label, "binding", read))
-            _watch_value(watches, label, value, "container-mutation")
-    for name, value in named_arguments(fn, args, kwargs):
-        for leaf in jax.tree_util.tree_leaves(value):
-            if not isinstance(leaf, TRACEABLE):
-                _watch_value(watches, f"argument `{name}`", leaf, "argument-mutation")
-    unique: dict[str, _Watch] = {}
-    for w in watches:
-        unique.setdefault(w.label, w)
-    for w in unique.values():
-        w.before = w.read()
-    return list(unique.values())
-
-
-# ----------------------------------------------------------------- state put back for each run
-
-
-@dataclass
-class _Restored:
-    """State that each run starts from, put back at the end: a random number generator
-    (whose state a trace may advance), or a :func:`jax.new_ref` array."""
-
-    label: str
-    get: Callable[[], Any]
-    set: Callable[[Any], None]
-    initial: Any = None
-
-    def moved(self) -> bool:
-        return not _same_state(self.get(), self.initial)
-
-    def reset(self) -> None:
-        self.set(self.initial)
-
-
-def _same_state(a: Any, b: Any) -> bool:
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same_state(a[k], b[k]) for k in a)
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        return len(a) == len(b) and all(_same_state(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return bool(np.array_equal(a, b))
-    return bool(a == b)
-
-
-def _generator_state(rng: Any) -> tuple[Callable[[], Any], Callable[[Any], None]] | None:
-    """How to read and set the state of a NumPy or Python generator object; None for others."""
-    if isinstance(rng, np.random.Generator):
-        bits = rng.bit_generator
-        return (lambda: bits.state), functools.partial(setattr, bits, "state")
-    if isinstance(rng, np.random.RandomState):
-        return rng.get_state, rng.set_state
-    if isinstance(rng, random.Random) and not isinstance(rng, random.SystemRandom):
-        return rng.getstate, rng.setstate
-    return None
-
-
-def _rngs(fn: Callable[..., Any]) -> list[_Restored]:
-    """NumPy's and Python's global generators, and generators ``fn`` holds in globals/closures."""
-    rngs = [
-        _Restored(
-            "numpy.random (NumPy's global generator)", np.random.get_state, np.random.set_state
-        ),
-        _Restored("random (Python's global generator)", random.getstate, random.setstate),
-    ]
-    for _, label, read in _scope_names(fn):
-        value = read()
-        state = _generator_state(value)
-        if state is not None:
-            rngs.append(_Restored(f"{label} ({kind_of(value)})", *state))
-    for r in rngs:
-        r.initial = r.get()
-    return rngs
-
-
-def _refs(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[_Restored]:
-    """The :func:`jax.new_ref` arrays ``fn`` reaches in one step: its arguments (pytree
-    leaves), globals and closure variables, and what the lists, tuples, dicts and user
-    objects among those hold directly."""
-    if _REF is None:
-        return []
-    places = [(label, read()) for _, label, read in _scope_names(fn)]
-    places += [(f"argument `{name}`", value) for name, value in named_arguments(fn, args, kwargs)]
-    found: dict[int, _Restored] = {}
-    for label, value in places:
-        if isinstance(value, _CODE):
-            continue
-        held = vars(value).values() if _is_user_object(value) else []
-        for x in [*jax.tree_util.tree_leaves(value), *held]:
-            if isinstance(x, _REF) and id(x) not in found:
-                get = functools.partial(operator.getitem, x, ...)
-                found[id(x)] = _Restored(label, get, functools.partial(operator.setitem, x, ...))
-    for r in found.values():
-        r.initial = r.get()
-    return list(found.values())
-
-
-# ----------------------------------------------------------------- running and comparing
-
-
-@dataclass(frozen=True)
-class _Outcome:
-    """The array leaves a call returned, or the exception it raised."""
-
-    values: list[np.ndarray] | None
-    error: BaseException | None
-
-    def __str__(self) -> str:
-        if self.error is not None:
-            lines = str(self.error).strip().split(". ")[0].splitlines()
-            said = lines[0].rstrip(".") if lines else ""
-            said = said if len(said) <= 80 else said[:77] + "..."
-            return f"raised {type(self.error).__name__}" + (f" ({said})" if said else "")
-        shown = [_rounded(v) if v.size <= 6 else f"{v.dtype}{list(v.shape)}" for v in self.values]
-        return f"returned {_short(shown[0] if len(shown) == 1 else shown)}"
-
-
-def _rounded(v: np.ndarray) -> Any:
-    """A small array as Python values, floats to 4 significant digits (0.5, not 0.49999997)."""
-    if np.issubdtype(v.dtype, np.floating):
-        return np.vectorize(lambda x: float(f"{x:.4g}"), otypes=[object])(v).tolist()
-    return v.tolist()
-
-
-def _run(call: Callable[[], Any]) -> _Outcome:
-    try:
-        leaves = array_leaves(jax.block_until_ready(call()))
-    except Exception as error:  # noqa: BLE001 - a failing call is one of the outcomes compared
-        return _Outcome(None, error)
-    return _Outcome([_as_numpy(x) for x in leaves], None)
-
-
-def _as_numpy(x: Any) -> np.ndarray:
-    dtype = getattr(x, "dtype", None)
-    if dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key):
-        x = jax.random.key_data(x)
-    return np.asarray(x)
-
-
-def _agree(a: _Outcome, b: _Outcome) -> bool:
-    if a.error is not None or b.error is not None:
-        return type(a.error) is type(b.error)
-    assert a.values is not None and b.values is not None
-    if len(a.values) != len(b.values):
-        return False
-    for x, y in zip(a.values, b.values, strict=True):
-        if x.shape != y.shape:
-            return False
-        if np.issubdtype(x.dtype, np.inexact) or np.issubdtype(y.dtype, np.inexact):
-            low = min(np.finfo(d).bits for d in (x.dtype, y.dtype) if np.issubdtype(d, np.inexact))
-            rtol = 1e-2 if low <= 16 else 1e-4
-            if not np.allclose(x, y, rtol=rtol, atol=rtol / 10, equal_nan=True):
-                return False
-        elif not np.array_equal(x, y):
-            return False
-    return True
 
 
 @contextlib.contextmanager
@@ -505,9 +208,9 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
         counts[stage[0]] += 1
         return target(*a, **k)
 
-    watches = _watches(target, args, kwargs)
-    rngs = _rngs(target)
-    restored = rngs + _refs(target, args, kwargs)
+    watches = watch_state(target, args, kwargs)
+    rngs = random_generators(target)
+    restored = rngs + new_ref_arrays(target, args, kwargs)
     try:
         with _quiet() as printed:
             traced, call, leaks = trace_finding_leaks(counted, args, kwargs)
@@ -519,7 +222,7 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
             stage[0] = "run"
             eager = _run_after_reset(restored, lambda: counted(*args, **kwargs))
             stage[0] = "trace"
-            fresh = _run_after_reset(restored, lambda: _fresh_run(call.traceable(counted), call))
+            fresh = _run_after_reset(restored, lambda: _freshrun(call.traceable(counted), call))
             # Numbers drawn at trace time differ from trace to trace: frozen-randomness.
             cached = None if moved else _run_cached(fn, args, kwargs, restored, counts)
     finally:
@@ -540,7 +243,7 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
         if state_changed or leaks
         else ""
     )
-    if not _agree(eager, fresh):
+    if not agree(eager, fresh):
         problems.append(
             Problem(
                 "jit-eager-mismatch",
@@ -550,7 +253,7 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
                 page("global_config"),
             )
         )
-    if cached is not None and not _agree(cached, fresh):
+    if cached is not None and not agree(cached, fresh):
         problems.append(
             Problem(
                 "stale-result",
@@ -564,7 +267,7 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
                 page("global_config"),
             )
         )
-    elif not _agree(first, fresh):
+    elif not agree(first, fresh):
         problems.append(
             Problem(
                 "stale-result",
@@ -578,13 +281,13 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     return PurityReport(name, problems, traces=counts["trace"], runs=counts["run"])
 
 
-def _run_after_reset(restored: list[_Restored], call: Callable[[], Any]) -> _Outcome:
+def _run_after_reset(restored: list[Restored], call: Callable[[], Any]) -> Outcome:
     for r in restored:
         r.reset()
-    return _run(call)
+    return run(call)
 
 
-def _fresh_run(fn: Callable[..., Any], call: SplitCall) -> Any:
+def _freshrun(fn: Callable[..., Any], call: SplitCall) -> Any:
     """``jax.jit(fn)`` on the split call, traced without JAX's caches (so loop bodies run again)."""
     with uncached_tracing():
         return jax.jit(fn)(*call.args, **call.kwargs)
@@ -594,27 +297,25 @@ def _run_cached(
     fn: Callable[..., Any],
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
-    restored: list[_Restored],
+    restored: list[Restored],
     counts: collections.Counter[str],
-) -> _Outcome | None:
+) -> Outcome | None:
     """What ``fn``, a jit wrapper, answers from its cache now; None when it has no program.
 
     A wrapper with an empty cache is not called. One whose cache misses on
     these arguments traces ``fn`` (counted as a trace) and its result is not
     used; neither is an error (jit could not take the arguments).
     """
-    if not is_jit(fn) or fn._cache_size() == 0:
+    if not is_jit_wrapper(fn) or not has_compiled(fn):
         return None
-    before = fn._cache_size()
-    outcome = _run_after_reset(restored, lambda: fn(*args, **kwargs))
-    if fn._cache_size() > before:
+    with jit_cache_misses(fn) as missed:
+        outcome = _run_after_reset(restored, lambda: fn(*args, **kwargs))
+    if missed():
         counts["trace"] += 1
         return None
     return None if outcome.error is not None else outcome
 
 
-_LOOPS = frozenset({"scan", "while_loop", "fori_loop"})
-_GRAD_VMAP = frozenset({"grad", "jvp/grad", "vmap"})
 # A dict, list or object whose name says it is a cache (names are quoted in Leak.where).
 _NAMED_CACHE = re.compile(r"`[^`]*(?:cache|memo)[^`]*`", re.IGNORECASE)
 
@@ -623,9 +324,9 @@ def _leak_topic(leak: Leak) -> str:
     """The page about where this leak came from: a cache, a loop body, grad/vmap, self."""
     if LRU_CACHE in leak.where or _NAMED_CACHE.search(leak.where):
         return "memoization_caches"
-    if leak.transformation in _LOOPS:
+    if leak.transformation in LOOPS:
         return "leak_from_loop_body"
-    if leak.transformation in _GRAD_VMAP:
+    if leak.transformation in GRAD_VMAP:
         return "leak_from_grad_vmap"
     return "leak_through_self" if leak.root == "argument" else "global_counter"
 
@@ -650,7 +351,7 @@ _STATE_ADVICE = {
 }
 
 
-def _state_problem(name: str, watch: _Watch, change: str) -> Problem:
+def _state_problem(name: str, watch: Watch, change: str) -> Problem:
     verb = {
         "global-assignment": "rebinds",
         "closure-assignment": "rebinds",
@@ -667,14 +368,14 @@ def _state_problem(name: str, watch: _Watch, change: str) -> Problem:
 def _print_problem(name: str, text: str) -> Problem:
     return Problem(
         "trace-time-print",
-        f"`{name}` printed {_short(text.rstrip())} while it was traced. print runs once per "
+        f"`{name}` printed {short(text.rstrip())} while it was traced. print runs once per "
         "trace (showing tracers, not values), and never on later calls of the compiled "
         "function. Use jax.debug.print('x = {}', x) to print values on every call.",
         page("print_vs_debug_print"),
     )
 
 
-def _random_problem(name: str, rng: _Restored) -> Problem:
+def _random_problem(name: str, rng: Restored) -> Problem:
     return Problem(
         "frozen-randomness",
         f"`{name}` drew numbers from {rng.label} while it was traced. Under jit they are drawn "

@@ -12,15 +12,17 @@ import dataclasses
 import difflib
 import functools
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxpurity._leaks import qualname, short_repr
+from jaxpurity._introspect import qualname
+from jaxpurity._leaftypes import is_tracer, leaf_type
+from jaxpurity._naming import short_repr
 from jaxpurity._pages import page
-from jaxpurity._typediff import check_carry, describe_value, is_tracer, leaf_type
+from jaxpurity._typediff import check_carry, describe_value
 
 __all__ = ["Stateful", "dataclass", "static_field"]
 
@@ -131,7 +133,7 @@ def dataclass(cls: type[T]) -> type[T]:
             "@jaxpurity.dataclass (no parentheses) on the line above `class ...:`"
         )
     cls = dataclasses.dataclass(frozen=True)(cls)
-    fields = dataclasses.fields(cls)
+    fields = dataclasses.fields(cast(Any, cls))  # a dataclass now; mypy cannot tell
     for f in fields:
         if f.name == "replace":
             raise TypeError(
@@ -179,8 +181,8 @@ def dataclass(cls: type[T]) -> type[T]:
         )
 
     cls.replace = replace  # type: ignore[attr-defined]
-    cls.__setattr__ = _frozen  # type: ignore[method-assign,assignment]
-    cls.__delattr__ = _frozen  # type: ignore[method-assign,assignment]
+    cls.__setattr__ = _frozen  # type: ignore[method-assign]
+    cls.__delattr__ = _frozen  # type: ignore[method-assign]
     jax.tree_util.register_dataclass(
         cls,
         data_fields=[f.name for f in fields if not _is_static(f)],

@@ -10,18 +10,18 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 import jax
-from jax._src import core as _jax_core  # trace_state_clean: new JAX no longer exports it
 
-from jaxpurity._leaks import (
-    ARRAYS,
-    SCALARS,
-    arguments,
-    is_jit,
-    qualname,
-    short_repr,
+from jaxpurity._introspect import arguments, qualname
+from jaxpurity._jax_compat import (
+    is_jit_wrapper,
+    jit_cache_misses,
+    jit_static_argument_names,
+    trace_in_progress,
 )
+from jaxpurity._leaftypes import LeafType, is_tracer, leaf_type
+from jaxpurity._naming import short_repr
 from jaxpurity._pages import page
-from jaxpurity._typediff import LeafType, is_tracer, leaf_type
+from jaxpurity._tracing import ARRAYS, SCALARS
 
 __all__ = ["RetraceError", "TraceCounter", "count_traces"]
 
@@ -87,20 +87,6 @@ def _leaf(x: Any, *, static: bool | None) -> _Leaf:
     if static is False and isinstance(x, SCALARS):
         return leaf_type(x)  # jit traces a Python scalar as a weakly typed array
     return _Static(x, maybe_traced=static is None and isinstance(x, SCALARS))
-
-
-def _jit_static_arguments(fn: Any) -> frozenset[str] | None:
-    """The names of the parameters a :func:`jax.jit` wrapper takes as static.
-
-    None where the wrapper does not say (JAX 0.4.35 keeps it out of reach).
-    """
-    info = getattr(fn, "_jit_info", None)
-    signature = getattr(info, "fun_signature", None)
-    if signature is None:
-        return None
-    params = list(signature.parameters)
-    by_position = {params[i] for i in info.static_argnums if -len(params) <= i < len(params)}
-    return frozenset(by_position | set(info.static_argnames))
 
 
 _Signature = dict[str, tuple[Any, dict[str, _Leaf]]]
@@ -263,8 +249,8 @@ class TraceCounter:
             raise ValueError(f"max_traces must be a positive int or None, not {max_traces!r}")
         functools.update_wrapper(self, fn)
         self._fn = fn
-        self._jitted = is_jit(fn)
-        self._static = _jit_static_arguments(fn) if self._jitted else None
+        self._jitted = is_jit_wrapper(fn)
+        self._static = jit_static_argument_names(fn) if self._jitted else None
         self.max_traces = max_traces
         self.traces = 0
         self.signatures: list[dict[str, str]] = []
@@ -280,7 +266,7 @@ class TraceCounter:
         if self._jitted:
             return self._call_jitted(args, kwargs)
         leaves = jax.tree_util.tree_leaves((args, kwargs))
-        if not (any(map(is_tracer, leaves)) or not _jax_core.trace_state_clean()):
+        if not (any(map(is_tracer, leaves)) or trace_in_progress()):
             return self._fn(*args, **kwargs)  # an eager call is no trace
         # Inside the trace, every Python value that reaches the body is static.
         signature = _signature(self._fn, args, kwargs, static=lambda name: True)
@@ -292,10 +278,10 @@ class TraceCounter:
     def _call_jitted(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         # jax.jit(f) calls f itself, so the body cannot be wrapped from here. A call
         # traces (and compiles) exactly when it misses the jit's cache, so count misses.
-        before = self._fn._cache_size()
         signature = _signature(self._fn, args, kwargs, static=self._is_static)
-        out = self._fn(*args, **kwargs)
-        if self._fn._cache_size() > before:
+        with jit_cache_misses(self._fn) as missed:
+            out = self._fn(*args, **kwargs)
+        if missed():
             if self.max_traces is not None and self.traces >= self.max_traces:
                 raise RetraceError(self._message(signature, self.traces + 1))
             self._record(signature)
@@ -407,5 +393,5 @@ def count_traces(
       See examples/control_flow/static_arguments.html.
     """  # noqa: E501
     if fn is None:
-        return functools.partial(count_traces, max_traces=max_traces)  # type: ignore[return-value]
+        return functools.partial(count_traces, max_traces=max_traces)
     return TraceCounter(fn, max_traces)

@@ -1,9 +1,8 @@
-"""Describe the types of pytrees, and say how two of them differ and how to fix it.
+"""Say how two pytrees of types differ, and how to fix it.
 
-This is the one place that turns arrays, tracers, ``ShapeDtypeStruct`` s and
-Python scalars into types, compares two pytrees of them, and writes the error.
-Every jaxpurity helper that needs "these must have the same type" calls
-:func:`check_same_types`.
+This is the one place that compares two pytrees of leaf types (read by
+:mod:`jaxpurity._leaftypes`) and writes the error. Every jaxpurity helper
+that needs "these must have the same type" calls :func:`check_same_types`.
 """
 
 from __future__ import annotations
@@ -17,17 +16,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxpurity._leaftypes import LeafType, is_extended, is_tracer, leaf_type
+
 __all__ = [
-    "LeafType",
     "TypeMismatchError",
     "check_carry",
     "check_castable",
     "check_same_types",
-    "describe_leaf",
     "describe_value",
-    "is_tracer",
-    "leaf_type",
-    "shape_dtype_structs",
 ]
 
 
@@ -41,123 +37,6 @@ class TypeMismatchError(TypeError):
     """
 
     __module__ = "jaxpurity"  # shown as jaxpurity.TypeMismatchError, where users import it
-
-
-@dataclass(frozen=True)
-class LeafType:
-    """The type of one pytree leaf, as JAX sees it while tracing.
-
-    Attributes:
-      shape: The array shape; ``()`` for a scalar.
-      dtype: The dtype after JAX canonicalises it (``float32`` unless x64 is on);
-        a NumPy dtype, or JAX's own dtype for a typed PRNG key (``key<fry>``).
-      weak: Whether the type is weak, that is it came from a Python scalar
-        and takes its dtype from whatever it is combined with.
-    """
-
-    shape: tuple[int, ...]
-    dtype: Any
-    weak: bool
-
-    def __str__(self) -> str:
-        text = f"{self.dtype.name}[{','.join(map(str, self.shape))}]"
-        if self.weak:
-            origin = "a Python scalar" if self.shape == () else "built from a Python scalar"
-            text += f" (weak: {origin})"
-        return text
-
-
-def is_tracer(x: Any) -> bool:
-    """Whether ``x`` is a JAX tracer (by type: a tracer's own ``__class__`` is not consulted)."""
-    return issubclass(type(x), jax.core.Tracer)
-
-
-def _is_extended(dtype: Any) -> bool:
-    """Whether ``dtype`` is one of JAX's own dtypes, such as a typed PRNG key's ``key<fry>``."""
-    return jax.dtypes.issubdtype(dtype, jax.dtypes.extended)
-
-
-def leaf_type(x: Any) -> LeafType:
-    """The :class:`LeafType` of an array, tracer, ``ShapeDtypeStruct`` or Python scalar.
-
-    Nothing is computed or put on a device: only the type is read.
-
-    Args:
-      x: One pytree leaf.
-
-    Returns:
-      Its shape, dtype and weak-typedness.
-
-    Raises:
-      TypeError: ``x`` is not an array-like value (for example a string).
-
-    Example:
-      >>> import jax.numpy as jnp
-      >>> str(leaf_type(jnp.zeros((2, 3), jnp.float16)))
-      'float16[2,3]'
-      >>> str(leaf_type(0))
-      'int32[] (weak: a Python scalar)'
-      >>> leaf_type(True).weak
-      False
-    """
-    if isinstance(x, (bool, np.bool_)):
-        return LeafType((), np.dtype(bool), False)
-    if isinstance(x, (int, float, complex)) and not isinstance(x, np.generic):
-        return LeafType((), np.dtype(jnp.result_type(x)), True)
-    if hasattr(x, "shape") and hasattr(x, "dtype"):
-        dtype = x.dtype
-        if not _is_extended(dtype):  # a PRNG key dtype stays as it is
-            dtype = np.dtype(jax.dtypes.canonicalize_dtype(dtype))  # float64 -> float32 sans x64
-        return LeafType(tuple(x.shape), dtype, bool(getattr(x, "weak_type", False)))
-    raise TypeError(
-        f"{x!r} (type {type(x).__name__}) is not an array or a Python scalar, so it has no "
-        "JAX type; only arrays, numbers and pytrees of them can flow through JAX"
-    )
-
-
-def describe_leaf(x: Any) -> str:
-    """The type of ``x`` written the way jaxpurity messages write it.
-
-    Args:
-      x: One pytree leaf (see :func:`leaf_type`).
-
-    Returns:
-      A short text such as ``"float32[3]"`` or ``"int32[] (weak: a Python scalar)"``.
-
-    Example:
-      >>> import jax
-      >>> describe_leaf(jax.ShapeDtypeStruct((3,), "float32"))
-      'float32[3]'
-      >>> describe_leaf(1.5)
-      'float32[] (weak: a Python scalar)'
-    """
-    return str(leaf_type(x))
-
-
-def shape_dtype_structs(tree: Any) -> Any:
-    """Replace every leaf of ``tree`` by a ``jax.ShapeDtypeStruct`` of its type.
-
-    The weak flag is kept, so the result traces exactly like ``tree`` does
-    (for example as the argument of :func:`jax.eval_shape`).
-
-    Args:
-      tree: A pytree of arrays, tracers, ``ShapeDtypeStruct`` s or Python scalars.
-
-    Returns:
-      The same pytree with ``ShapeDtypeStruct`` leaves.
-
-    Example:
-      >>> import jax.numpy as jnp
-      >>> shape_dtype_structs({"w": jnp.ones(2), "n": 3})  # doctest: +NORMALIZE_WHITESPACE
-      {'n': ShapeDtypeStruct(shape=(), dtype=int32, weak_type=True),
-       'w': ShapeDtypeStruct(shape=(2,), dtype=float32)}
-    """
-
-    def to_struct(x: Any) -> jax.ShapeDtypeStruct:
-        t = leaf_type(x)
-        return jax.ShapeDtypeStruct(t.shape, t.dtype, weak_type=t.weak)
-
-    return jax.tree_util.tree_map(to_struct, tree)
 
 
 # --------------------------------------------------------------------------- the diff
@@ -209,7 +88,7 @@ def _python_type(dtype: np.dtype) -> type:
 
 def _weak_promotes_to(weak: np.dtype, dtype: Any) -> bool:
     """Whether JAX's promotion of a weakly typed ``weak`` value with ``dtype`` gives ``dtype``."""
-    if _is_extended(dtype):
+    if is_extended(dtype):
         return False
     return np.dtype(jnp.result_type(_python_type(weak), dtype)) == dtype
 
@@ -225,7 +104,7 @@ def _value_text(x: Any, dtype: np.dtype) -> str | None:
     if isinstance(x, numbers.Number) and not isinstance(x, np.generic):
         value = x
     elif isinstance(x, (jax.Array, np.ndarray, np.generic)) and not is_tracer(x):
-        if x.shape != () or _is_extended(x.dtype):
+        if x.shape != () or is_extended(x.dtype):
             return None
         value = x.item()
     else:
@@ -263,7 +142,7 @@ def _also_cast(leaf: LeafType, side: str, target: np.dtype | None) -> str:
 
 def _common_dtype(e: LeafType, a: LeafType) -> np.dtype | None:
     """The dtype both sides should have (None when they have one already, or hold keys)."""
-    if e.dtype == a.dtype or _is_extended(e.dtype) or _is_extended(a.dtype):
+    if e.dtype == a.dtype or is_extended(e.dtype) or is_extended(a.dtype):
         return None
     return _promoted(e, a)
 
@@ -360,7 +239,7 @@ def _dtype_fix(e: LeafType, a: LeafType, e_value: Any, a_value: Any, names: _Nam
     int init with a float update: make the init float, never the update
     int), or both sides where neither dtype holds the other's values.
     """
-    if _is_extended(e.dtype) or _is_extended(a.dtype):
+    if is_extended(e.dtype) or is_extended(a.dtype):
         return (
             f"make {names.expected} and {names.actual} hold the same kind of value here "
             f"({e.dtype.name} vs {a.dtype.name}): a typed PRNG key converts to and from its "
@@ -395,7 +274,7 @@ def _castable_rule(
     problems = []
     if not _broadcasts_to(a.shape, e.shape):
         problems.append(f"shape {a.shape} does not broadcast to {e.shape}")
-    if _is_extended(e.dtype) or _is_extended(a.dtype):
+    if is_extended(e.dtype) or is_extended(a.dtype):
         lossless = e.dtype == a.dtype  # nothing converts to or from a typed PRNG key
     elif a.weak:
         lossless = _weak_promotes_to(a.dtype, e.dtype)

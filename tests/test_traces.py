@@ -11,7 +11,7 @@ import pytest
 
 import jaxpurity
 from jaxpurity import RetraceError, count_traces
-from jaxpurity._typediff import describe_leaf
+from jaxpurity._leaftypes import describe_leaf
 
 
 class Config:

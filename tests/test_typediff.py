@@ -1,4 +1,4 @@
-"""Tests for jaxpurity/_typediff.py: leaf types, the pytree diff, and its messages."""
+"""Tests for jaxpurity/_typediff.py: the pytree diff, and its messages."""
 
 from __future__ import annotations
 
@@ -12,13 +12,11 @@ import numpy as np
 import pytest
 
 from jaxpurity import TypeMismatchError
+from jaxpurity._leaftypes import describe_leaf
 from jaxpurity._typediff import (
     check_carry,
     check_castable,
     check_same_types,
-    describe_leaf,
-    leaf_type,
-    shape_dtype_structs,
 )
 
 NAMES = {"expected_name": "left", "actual_name": "right"}
@@ -47,49 +45,7 @@ class Pair(NamedTuple):
     b: object
 
 
-# --------------------------------------------------------------------------- leaf types
-
-
-@pytest.mark.parametrize(
-    ("value", "text"),
-    [
-        (0, "int32[] (weak: a Python scalar)"),
-        (1.5, "float32[] (weak: a Python scalar)"),
-        (1j, "complex64[] (weak: a Python scalar)"),
-        (True, "bool[]"),
-        (np.float16(1), "float16[]"),
-        (np.zeros((2, 3), np.int8), "int8[2,3]"),
-        (jnp.zeros(3), "float32[3]"),
-        (jax.ShapeDtypeStruct((4,), jnp.bfloat16), "bfloat16[4]"),
-        (
-            jax.ShapeDtypeStruct((4,), jnp.float32, weak_type=True),
-            "float32[4] (weak: built from a Python scalar)",
-        ),
-    ],
-)
-def test_describe_leaf_matches_what_jax_traces(value, text):
-    assert describe_leaf(value) == text
-    # What jax.eval_shape sees for the same value: same shape, dtype and weak flag.
-    traced = jax.eval_shape(lambda x: x, value)
-    t = leaf_type(value)
-    assert (t.shape, t.dtype, t.weak) == (traced.shape, traced.dtype, traced.weak_type)
-
-
-def test_leaf_type_reads_tracers_inside_jit():
-    seen = {}
-
-    def f(x, y):
-        seen["x"], seen["y"] = leaf_type(x), leaf_type(y * 2)
-        return x
-
-    jax.jit(f)(jnp.ones((2,), jnp.float16), 1.0)
-    assert str(seen["x"]) == "float16[2]"
-    assert str(seen["y"]) == "float32[] (weak: a Python scalar)"
-
-
-def test_leaf_type_canonicalises_float64_without_x64():
-    # Without x64 a float64 numpy array becomes float32 once JAX sees it.
-    assert leaf_type(np.zeros(2)).dtype == jnp.asarray(np.zeros(2)).dtype == np.float32
+# --------------------------------------------------------------------------- typed keys
 
 
 def test_typed_prng_keys_have_their_own_dtype():
@@ -101,21 +57,6 @@ def test_typed_prng_keys_have_their_own_dtype():
     with pytest.raises(TypeMismatchError, match=r"can lose information"):
         check_castable(jnp.zeros(()), key, what="x", template_name="like", actual_name="out")
     assert "(weak: a Python scalar)" in mismatch(key, 0, weak_ok=True)
-
-
-def test_leaf_type_rejects_non_arrays_naming_the_value():
-    with pytest.raises(TypeError, match=r"'abc' \(type str\) is not an array or a Python scalar"):
-        leaf_type("abc")
-
-
-def test_shape_dtype_structs_traces_like_the_original_tree():
-    tree = {"w": jnp.ones((2, 3)), "n": 3, "h": np.float16(2), "none": None}
-    structs = shape_dtype_structs(tree)
-
-    def f(t):
-        return t["w"] * t["n"] + t["h"], t["n"] * 2
-
-    assert jax.eval_shape(f, structs) == jax.eval_shape(f, tree)
 
 
 # --------------------------------------------------------------------------- same types

@@ -1,0 +1,274 @@
+"""Look inside a function: the wrappers around it, its arguments by name, the state it reaches.
+
+A user hands jaxpurity a function in many forms: a plain function, a
+:func:`jax.jit` of it, a bound method (jitted or not), a
+:func:`functools.partial`, a callable object. :func:`wrappers` walks from the
+outside in, and every other helper here (and every caller in jaxpurity) reads
+the layers from it.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import sys
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from jaxpurity._jax_compat import is_jit_wrapper
+
+__all__ = [
+    "EMPTY_CELL",
+    "arguments",
+    "cell_value",
+    "code_names",
+    "is_user_code",
+    "named_arguments",
+    "qualname",
+    "scope_functions",
+    "strip_jit",
+    "unwrap",
+    "wrappers",
+]
+
+_MAX_LAYERS = 100  # a wrapper chain longer than this is a cycle (``__wrapped__`` to itself)
+
+
+def _call_method(fn: Any) -> Any:
+    """The ``__call__`` function of a callable object's class; None for functions and classes."""
+    if isinstance(fn, (types.FunctionType, type)):
+        return None
+    call = inspect.getattr_static(type(fn), "__call__", None)
+    return call if isinstance(call, types.FunctionType) else None
+
+
+def wrappers(fn: Any) -> Iterator[Any]:
+    """``fn``, then each layer inside it, down to the code that runs when it is called.
+
+    The layers are looked through in this order: a :func:`functools.partial`
+    (to its ``func``), a bound method (to its function), anything with
+    ``__wrapped__`` (:func:`functools.wraps`, :func:`jax.jit`), and a
+    callable object (to its class's ``__call__``).
+
+    Example:
+      >>> import functools, jax
+      >>> def scale(x, k):
+      ...     return x * k
+      >>> layers = list(wrappers(functools.partial(jax.jit(scale), k=2)))
+      >>> [type(layer).__name__ for layer in layers][0], layers[-1] is scale
+      ('partial', True)
+    """
+    for _ in range(_MAX_LAYERS):
+        yield fn
+        if isinstance(fn, functools.partial):
+            fn = fn.func
+        elif isinstance(fn, types.MethodType):
+            fn = fn.__func__
+        elif getattr(fn, "__wrapped__", None) is not None:
+            fn = fn.__wrapped__
+        elif _call_method(fn) is not None:
+            fn = _call_method(fn)
+        else:
+            return
+
+
+def unwrap(fn: Any) -> Any:
+    """The Python function whose code runs when ``fn`` is called (the last of :func:`wrappers`).
+
+    Example:
+      >>> import jax
+      >>> def f(x):
+      ...     return x
+      >>> unwrap(jax.jit(f)) is f
+      True
+    """
+    *_, innermost = wrappers(fn)
+    return innermost
+
+
+def strip_jit(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The function inside any :func:`jax.jit` wrappers, so that tracing runs its body.
+
+    What a bound method or a :func:`functools.partial` binds is kept: for
+    ``obj.update`` where ``update`` is a jitted method, the result is the
+    body of ``update`` bound to ``obj``. Other wrappers (a
+    :func:`functools.wraps` decorator, a callable object) are kept as they
+    are, with whatever jit is inside them.
+
+    Example:
+      >>> import functools, jax
+      >>> def scale(x, k):
+      ...     return x * k
+      >>> stripped = strip_jit(functools.partial(jax.jit(scale), k=2))
+      >>> stripped.func is scale, stripped.keywords
+      (True, {'k': 2})
+    """
+    binders: list[Any] = []  # the partials and bound methods met on the way in
+    stripped = False
+    core: Any = fn
+    for layer in wrappers(fn):
+        core = layer
+        if isinstance(layer, (functools.partial, types.MethodType)):
+            binders.append(layer)
+        elif is_jit_wrapper(layer):
+            stripped = True
+        else:
+            break
+    if not stripped:
+        return fn
+    for binder in reversed(binders):
+        if isinstance(binder, types.MethodType):
+            core = types.MethodType(core, binder.__self__)
+        else:
+            core = functools.partial(core, *binder.args, **binder.keywords)
+    return core
+
+
+def qualname(obj: Any) -> str:
+    """The name a user gave a function or class: ``"step"``, ``"Accumulator.update"``.
+
+    Functions and classes are looked through (:func:`unwrap`), and the
+    ``outer.<locals>.`` part of a nested name is left out.
+
+    Example:
+      >>> import jax
+      >>> def outer():
+      ...     def step(x):
+      ...         return x
+      ...     return step
+      >>> qualname(jax.jit(outer()))
+      'step'
+    """
+    inner = unwrap(obj)
+    name = getattr(inner, "__qualname__", None) or getattr(inner, "__name__", None) or repr(obj)
+    return str(name).rsplit("<locals>.", 1)[-1]
+
+
+def arguments(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> list[tuple[str, Any]]:
+    """Name each argument of a call ``fn(*args, **kwargs)`` by its parameter.
+
+    Falls back to positions (``"0"``, ``"1"``) where ``fn`` has no signature.
+
+    Args:
+      fn: The function being called.
+      args: The positional arguments.
+      kwargs: The keyword arguments.
+
+    Returns:
+      ``(name, value)`` pairs in the order of the parameters, defaults
+      included; a ``*args`` parameter contributes ``args[0]``, ``args[1]``, ...
+
+    Example:
+      >>> def f(x, *rest, flag=True):
+      ...     pass
+      >>> arguments(f, (1, 2, 3), {"flag": False})
+      [('x', 1), ('rest[0]', 2), ('rest[1]', 3), ('flag', False)]
+      >>> arguments(f, (1,), {})
+      [('x', 1), ('flag', True)]
+    """
+    try:
+        bound = inspect.signature(fn).bind_partial(*args, **kwargs)
+    except (TypeError, ValueError):
+        return [(str(i), a) for i, a in enumerate(args)] + list(kwargs.items())
+    bound.apply_defaults()
+    named: list[tuple[str, Any]] = []
+    for name, value in bound.arguments.items():
+        kind = bound.signature.parameters[name].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            named += [(f"{name}[{i}]", v) for i, v in enumerate(value)]
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            named += list(value.items())
+        else:
+            named.append((name, value))
+    return named
+
+
+def named_arguments(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> list[tuple[str, Any]]:
+    """The call's arguments by name, with what bound methods, partials and objects bind.
+
+    Example:
+      >>> import functools
+      >>> class Model:
+      ...     def apply(self, x, scale):
+      ...         return x * scale
+      >>> model = Model()
+      >>> [name for name, _ in named_arguments(functools.partial(model.apply, 1), (2,), {})]
+      ['scale', 'x', 'self']
+    """
+    named = arguments(fn, args, kwargs)
+    for layer in wrappers(fn):
+        if isinstance(layer, functools.partial):
+            named += arguments(layer.func, layer.args, dict(layer.keywords))
+        elif isinstance(layer, types.MethodType):
+            named.append((_first_parameter(layer.__func__), layer.__self__))
+        elif _call_method(layer) is not None and getattr(layer, "__wrapped__", None) is None:
+            named.append((_first_parameter(_call_method(layer)), layer))  # a callable object
+    return named
+
+
+def _first_parameter(fn: Callable[..., Any]) -> str:
+    try:
+        return next(iter(inspect.signature(fn).parameters), "self")
+    except (TypeError, ValueError):
+        return "self"
+
+
+#: What :func:`cell_value` returns for an empty closure cell.
+EMPTY_CELL = object()
+
+
+def cell_value(cell: types.CellType) -> Any:
+    """The cell's contents, or :data:`EMPTY_CELL` for an empty cell."""
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return EMPTY_CELL
+
+
+def code_names(code: types.CodeType) -> set[str]:
+    """Every global or attribute name used by ``code`` and the functions defined in it.
+
+    Example:
+      >>> def f(x):
+      ...     return helper(x).total
+      >>> sorted(code_names(f.__code__))
+      ['helper', 'total']
+    """
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= code_names(const)
+    return names
+
+
+def is_user_code(obj: Any) -> bool:
+    """Whether a function or class is the user's code rather than JAX's, NumPy's or Python's."""
+    top = (getattr(obj, "__module__", None) or "").partition(".")[0]
+    return top not in {"jax", "jaxlib", "numpy", "jaxpurity"} and (
+        top not in sys.stdlib_module_names
+    )
+
+
+def scope_functions(fn: Callable[..., Any]) -> list[types.FunctionType]:
+    """``fn``'s own function and the user functions it reaches in one step.
+
+    That is: the unwrapped function, the functions in its closure and the
+    functions that it names as globals, leaving out library code (JAX, NumPy,
+    the standard library) whose state is not the user's.
+    """
+    root = unwrap(fn)
+    if not isinstance(root, types.FunctionType):
+        return []
+    found = [root]
+    values = [cell_value(c) for c in root.__closure__ or ()]
+    values += [root.__globals__.get(n) for n in code_names(root.__code__)]
+    for value in values:
+        inner = unwrap(value) if callable(value) else None
+        if isinstance(inner, types.FunctionType) and is_user_code(inner) and inner not in found:
+            found.append(inner)
+    return found

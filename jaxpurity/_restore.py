@@ -1,0 +1,107 @@
+"""State that every run of a checked function starts from, and that is put back at the end.
+
+A random number generator's state (a trace may advance it) and the values of
+:func:`jax.new_ref` arrays: :func:`check_pure` resets both before each of its
+calls, so that the calls draw the same numbers and see the same values, and
+restores both when it is done.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import numpy as np
+
+from jaxpurity._introspect import named_arguments
+from jaxpurity._jax_compat import Ref
+from jaxpurity._naming import kind_of
+from jaxpurity._watch import CODE, is_user_object, scope_names
+
+__all__ = ["Restored", "new_ref_arrays", "random_generators"]
+
+
+@dataclass
+class Restored:
+    """State that each run starts from, put back at the end: a random number generator
+    (whose state a trace may advance), or a :func:`jax.new_ref` array."""
+
+    label: str
+    get: Callable[[], Any]
+    set: Callable[[Any], None]
+    initial: Any = None
+
+    def moved(self) -> bool:
+        return not _same_state(self.get(), self.initial)
+
+    def reset(self) -> None:
+        self.set(self.initial)
+
+
+def _same_state(a: Any, b: Any) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_state(a[k], b[k]) for k in a)
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same_state(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return bool(np.array_equal(a, b))
+    return bool(a == b)
+
+
+def _generator_state(rng: Any) -> tuple[Callable[[], Any], Callable[[Any], None]] | None:
+    """How to read and set the state of a NumPy or Python generator object; None for others."""
+    if isinstance(rng, np.random.Generator):
+        bits = rng.bit_generator
+        return (lambda: bits.state), functools.partial(setattr, bits, "state")
+    if isinstance(rng, np.random.RandomState):
+        return rng.get_state, rng.set_state
+    if isinstance(rng, random.Random) and not isinstance(rng, random.SystemRandom):
+        return rng.getstate, rng.setstate
+    return None
+
+
+def random_generators(fn: Callable[..., Any]) -> list[Restored]:
+    """NumPy's and Python's global generators, and generators ``fn`` holds in globals/closures."""
+    rngs = [
+        Restored(
+            "numpy.random (NumPy's global generator)", np.random.get_state, np.random.set_state
+        ),
+        Restored("random (Python's global generator)", random.getstate, random.setstate),
+    ]
+    for _, label, read in scope_names(fn):
+        value = read()
+        state = _generator_state(value)
+        if state is not None:
+            rngs.append(Restored(f"{label} ({kind_of(value)})", *state))
+    for r in rngs:
+        r.initial = r.get()
+    return rngs
+
+
+def new_ref_arrays(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> list[Restored]:
+    """The :func:`jax.new_ref` arrays ``fn`` reaches in one step: its arguments (pytree
+    leaves), globals and closure variables, and what the lists, tuples, dicts and user
+    objects among those hold directly."""
+    if Ref is None:
+        return []
+    places = [(label, read()) for _, label, read in scope_names(fn)]
+    places += [(f"argument `{name}`", value) for name, value in named_arguments(fn, args, kwargs)]
+    found: dict[int, Restored] = {}
+    for label, value in places:
+        if isinstance(value, CODE):
+            continue
+        held = vars(value).values() if is_user_object(value) else []
+        for x in [*jax.tree_util.tree_leaves(value), *held]:
+            if isinstance(x, Ref) and id(x) not in found:
+                get = functools.partial(operator.getitem, x, ...)
+                found[id(x)] = Restored(label, get, functools.partial(operator.setitem, x, ...))
+    for r in found.values():
+        r.initial = r.get()
+    return list(found.values())

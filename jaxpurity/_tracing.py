@@ -1,0 +1,167 @@
+"""The tracing harness: trace a call once, as jit would, and see which tracers outlived it.
+
+:func:`find_leaks` and :func:`check_pure` trace a user's call with
+:func:`trace_once`. It splits the arguments into what ``jit`` traces (arrays
+and Python numbers) and what it passes through (:class:`SplitCall`), gets
+JAX's caches and its own leak checker out of the way, and returns the
+tracers that are still alive once the trace has ended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gc
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import numpy as np
+
+from jaxpurity._jax_compat import Tracer, fresh_trace_context, leak_checker_off
+
+__all__ = [
+    "ARRAYS",
+    "SCALARS",
+    "TRACEABLE",
+    "SplitCall",
+    "array_leaves",
+    "trace_once",
+    "uncached_tracing",
+]
+
+ARRAYS = (jax.Array, np.ndarray, np.generic)
+SCALARS = (bool, int, float, complex)
+#: Leaves that jax.jit traces; every other leaf is passed through as a Python value.
+TRACEABLE = (*ARRAYS, *SCALARS)
+
+
+@dataclass
+class SplitCall:
+    """A call ``fn(*args, **kwargs)`` with its array leaves pulled out to be traced.
+
+    ``args`` and ``kwargs`` have the call's structure, with each leaf that is
+    not traced (an object, a string) replaced by None, an empty pytree. So
+    :func:`jax.jit` gets the arguments where ``fn`` takes them, and its
+    errors name them as they would for ``fn`` itself: ``x``, ``params['w']``.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> call = SplitCall.of((jnp.ones(2), "relu"), {"scale": 2.0})
+      >>> call.args[1], call.kwargs
+      (None, {'scale': 2.0})
+      >>> call.rebuild((call.args, call.kwargs))[0][1]
+      'relu'
+    """
+
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    rebuild: Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]]
+
+    @classmethod
+    def of(cls, args: tuple[Any, ...], kwargs: dict[str, Any]) -> SplitCall:
+        """Split the call: arrays and Python numbers are traced, other leaves stay as they are."""
+        leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
+        where = [i for i, x in enumerate(leaves) if isinstance(x, TRACEABLE)]
+
+        def rebuild(traced: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+            full = list(leaves)
+            for i, v in zip(where, jax.tree_util.tree_leaves(traced), strict=True):
+                full[i] = v
+            rebuilt: tuple[tuple[Any, ...], dict[str, Any]]
+            rebuilt = jax.tree_util.tree_unflatten(treedef, full)
+            return rebuilt
+
+        kept = set(where)
+        split_args, split_kwargs = jax.tree_util.tree_unflatten(
+            treedef, [x if i in kept else None for i, x in enumerate(leaves)]
+        )
+        return cls(split_args, split_kwargs, rebuild)
+
+    def traceable(self, fn: Callable[..., Any]) -> Callable[..., list[Any]]:
+        """A new function of ``self.args`` and ``self.kwargs`` that calls ``fn`` and returns
+        its array leaves.
+
+        It is a fresh object each time, so JAX's caches never skip its trace.
+        It wraps ``fn`` (:func:`functools.wraps`): JAX's errors name ``fn``,
+        its source line, and its parameters, found through ``__wrapped__``.
+        """
+
+        @functools.wraps(fn)
+        def body(*args: Any, **kwargs: Any) -> list[Any]:
+            a, k = self.rebuild((args, kwargs))
+            return array_leaves(fn(*a, **k))
+
+        return body
+
+
+def array_leaves(tree: Any) -> list[Any]:
+    """The leaves of ``tree`` that JAX can return from a traced function.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> array_leaves({"w": jnp.ones(2), "name": "relu", "n": 3})
+      [3, Array([1., 1.], dtype=float32)]
+    """
+    return [x for x in jax.tree_util.tree_leaves(tree) if isinstance(x, (*TRACEABLE, Tracer))]
+
+
+def _subclasses(cls: type) -> set[type]:
+    found = {cls}
+    sub: type
+    for sub in cls.__subclasses__():
+        found |= _subclasses(sub)
+    return found
+
+
+def _live_tracers() -> list[Any]:
+    """Every tracer object alive now (a hash lookup per object: the heap can be large)."""
+    kinds = _subclasses(Tracer)
+    return [o for o in gc.get_objects() if type(o) in kinds]
+
+
+_FRESH = itertools.count()
+
+
+@contextlib.contextmanager
+def uncached_tracing() -> Iterator[None]:
+    """Within the block, JAX's trace caches miss: every loop body and inner jit runs again.
+
+    JAX caches the jaxpr of each ``scan``, ``while_loop``, ``fori_loop`` and
+    ``cond`` body, and of each inner :func:`jax.jit`, by the function and the
+    *trace context* (the config values that can change a trace). After the
+    first trace, a body's Python code does not run again in the process, so
+    a side effect in it (a tracer appended to a list) cannot be seen. The
+    block gets a trace context that no other trace has used
+    (:func:`jaxpurity._jax_compat.fresh_trace_context`), so every cache
+    lookup in it misses, while nothing in the programs changes. Cache
+    entries made outside the block are neither used nor changed. Each block
+    adds entries of its own (one per function traced in it), which JAX
+    keeps while the function lives: measured, about 60 KB per
+    :func:`find_leaks` of a small ``scan`` on JAX 0.10.2.
+    """
+    with fresh_trace_context(f"jaxpurity-{next(_FRESH)}"):
+        yield
+
+
+def trace_once(fn: Callable[..., Any], call: SplitCall) -> tuple[Any, list[Any]]:
+    """Trace ``fn`` on the split call once with :func:`jax.jit`; find the tracers it left.
+
+    The trace runs under :func:`uncached_tracing`, so that loop bodies JAX
+    traced before run again, and with JAX's own leak checker off (it would
+    raise first), restored after.
+
+    Returns:
+      The ``jax.stages.Traced`` of the call, and the tracers made during the
+      trace that are still alive after it (reference cycles collected first).
+    """
+    before = _live_tracers()
+    with leak_checker_off(), uncached_tracing():
+        traced = jax.jit(call.traceable(fn)).trace(*call.args, **call.kwargs)
+    gc.collect()  # tracers that only a reference cycle keeps alive are garbage, not leaks
+    old = {id(t) for t in before}  # `before` is alive until here, so no id is reused
+    escaped = [t for t in _live_tracers() if id(t) not in old]
+    del before
+    return traced, escaped
