@@ -52,15 +52,17 @@ __all__ = [
 # ----------------------------------------------------------------- tracers and traces
 
 #: The base class of every tracer. Public (``jax.core.Tracer``) on every checked version,
-#: although most of ``jax.core`` moved to ``jax._src.core`` in JAX 0.5+.
+#: although JAX has moved most other names of ``jax.core`` to ``jax._src.core``.
 Tracer: type = jax.core.Tracer
 
 #: What a user calls the transformation that made each kind of tracer, for the tracers
 #: that do not record it themselves (JAX records it on jaxpr tracers only, see
-#: :func:`traced_for`). grad and vjp make a ``LinearizeTracer`` on JAX 0.6+ and a
-#: ``JaxprTracer`` on 0.4.35; jvp a ``JVPTracer``; vmap a ``BatchTracer``; jit and the
-#: loop and branch bodies a ``DynamicJaxprTracer``. Each trace class is named like its
-#: tracer without the final "r" (``BatchTrace``): JAX's leak checker prints those.
+#: :func:`traced_for`). grad and vjp hand the function a ``LinearizeTracer`` from JAX
+#: 0.7.0 on (``jax_use_direct_linearize``), a ``JVPTracer`` over a ``JaxprTracer`` before
+#: (0.4.35, 0.6.2); jvp a ``JVPTracer``; vmap a
+#: ``BatchTracer``; jit and the loop and branch bodies a ``DynamicJaxprTracer``. Each
+#: trace class is named like its tracer without the final "r" (``BatchTrace``): JAX's
+#: leak checker prints those.
 TRACER_TRANSFORMATIONS: dict[str, str] = {
     "DynamicJaxprTracer": "jit",
     "JaxprTracer": "grad",
@@ -70,9 +72,9 @@ TRACER_TRANSFORMATIONS: dict[str, str] = {
 }
 
 #: JAX's own names for what a jaxpr tracer was traced for (see :func:`traced_for`), in
-#: the words of the API a user called, where they differ. JAX 0.6+ says "while_body"
-#: and "checkpoint / remat"; 0.4.35 says "while_loop" and "checkpoint" (and runs
-#: fori_loop as a scan or a while_loop, so it never says "fori_loop").
+#: the words of the API a user called, where they differ. JAX 0.10.2 says "while_body"
+#: and "checkpoint / remat"; 0.4.35 says "while_loop" and "checkpoint". Before 0.7.0
+#: fori_loop runs as a scan or a while_loop, so it never says "fori_loop" there.
 _TRACED_FOR_API: dict[str, str] = {
     "while_body": "while_loop",
     "while_cond": "while_loop",
@@ -264,7 +266,7 @@ def jit_static_argument_names(fn: Any) -> frozenset[str] | None:
     """The parameters a :func:`jax.jit` wrapper takes as static, by name; None where unknown.
 
     Private: ``fn._jit_info`` (its ``fun_signature``, ``static_argnums``
-    and ``static_argnames``), on JAX 0.6+; JAX 0.4.35 keeps it out of
+    and ``static_argnames``), on JAX 0.6.2 and newer; JAX 0.4.35 keeps it out of
     reach, so None there. Checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1.
     No public API says which arguments a wrapper treats as static.
     """

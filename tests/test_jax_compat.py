@@ -1,0 +1,217 @@
+"""Tests for jaxpurity/_jax_compat.py: each touchpoint on JAX's internals, on this JAX.
+
+Every private JAX name jaxpurity uses lives in ``_jax_compat``; each test here exercises one of
+them and names it in its failure, so that a JAX upgrade that renames one fails here, in one
+place, with a clear message. ``tox -e oldest`` and ``tox -e newest`` run them on each version.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import pytest
+from jax import lax
+
+from jaxpurity import _jax_compat as compat
+
+JAX = jax.__version_info__[:3]
+
+
+def _tracer_from(transformation: str):
+    """One tracer that ``transformation`` made, kept alive past its trace."""
+    seen = []
+
+    def keep(x):
+        seen.append(x)
+        return x
+
+    if transformation == "jit":
+        jax.jit(keep)(1.0)
+    elif transformation == "grad":
+        jax.grad(keep)(1.0)
+    elif transformation == "jvp":
+        jax.jvp(keep, (1.0,), (1.0,))
+    elif transformation == "vmap":
+        jax.vmap(keep)(jnp.ones(2))
+    elif transformation == "scan":
+        jax.jit(lambda xs: lax.scan(lambda c, x: (keep(c), x), 0.0, xs))(jnp.ones(2))
+    elif transformation == "while_loop":
+        jax.jit(lambda: lax.while_loop(lambda c: c < 3, lambda c: keep(c) + 1, 0))()
+    elif transformation == "fori_loop":
+        jax.jit(lambda: lax.fori_loop(0, 3, lambda i, c: keep(c), 0.0))()
+    elif transformation == "cond":
+        jax.jit(lambda p: lax.cond(p, keep, lambda x: x, 1.0))(True)
+    (tracer,) = seen[:1]
+    return tracer
+
+
+# What transformation_of says for a tracer of each transformation. Before JAX 0.7.0
+# (0.4.35 and 0.6.2 here) fori_loop with static bounds runs as a scan, so its tracers say
+# "scan", and grad hands the function a JVPTracer; from 0.7.0 on (jax_use_direct_linearize
+# on by default) grad hands it a LinearizeTracer.
+EXPECTED = {
+    "jit": "jit",
+    "grad": "grad" if jax.config.values.get("jax_use_direct_linearize") else "jvp/grad",
+    "jvp": "jvp/grad",
+    "vmap": "vmap",
+    "scan": "scan",
+    "while_loop": "while_loop",
+    "fori_loop": "fori_loop" if JAX >= (0, 7) else "scan",
+    "cond": "cond",
+}
+
+
+@pytest.mark.parametrize("transformation", sorted(EXPECTED))
+def test_tracer_is_the_base_class_of_every_tracer(transformation):
+    tracer = _tracer_from(transformation)
+    assert isinstance(tracer, compat.Tracer), (
+        f"_jax_compat.Tracer: {type(tracer).__name__} from {transformation} is not a "
+        "jax.core.Tracer on this JAX"
+    )
+
+
+@pytest.mark.parametrize("transformation", sorted(EXPECTED))
+def test_transformation_of_names_the_api_the_user_called(transformation):
+    tracer = _tracer_from(transformation)
+    assert compat.transformation_of(tracer) == EXPECTED[transformation], (
+        f"_jax_compat.transformation_of: a {type(tracer).__name__} from {transformation} "
+        f"(traced_for={compat.traced_for(tracer)!r}); update TRACER_TRANSFORMATIONS or "
+        "_TRACED_FOR_API for this JAX"
+    )
+
+
+@pytest.mark.parametrize("transformation", ["grad", "jvp", "vmap"])
+def test_tracer_table_knows_the_class_of_each_tracer_that_records_nothing(transformation):
+    tracer = _tracer_from(transformation)
+    assert compat.traced_for(tracer) is None
+    assert type(tracer).__name__ in compat.TRACER_TRANSFORMATIONS, (
+        f"_jax_compat.TRACER_TRANSFORMATIONS has no entry for {type(tracer).__name__}, "
+        f"the tracer {transformation} makes on this JAX"
+    )
+
+
+def test_traced_for_reads_what_jax_recorded_on_a_jaxpr_tracer():
+    assert compat.traced_for(_tracer_from("jit")) == "jit", (
+        "_jax_compat.traced_for: tracer._debug_info.traced_for is gone or renamed"
+    )
+    assert compat.traced_for(object()) is None
+
+
+def test_trace_and_tracer_names_are_derived_from_one_table():
+    assert compat.tracer_names(frozenset({"vmap"})) == ["BatchTracer"]
+    assert compat.trace_names(frozenset({"vmap"})) == ["BatchTrace"]
+    assert "while_body" in compat.traced_for_names(compat.LOOPS)
+    assert not set(compat.tracer_names(compat.GRAD_VMAP)) & {"DynamicJaxprTracer"}
+
+
+def test_trace_in_progress_is_true_only_inside_a_trace():
+    inside = []
+    jax.jit(lambda x: inside.append(compat.trace_in_progress()) or x)(1.0)
+    jax.vmap(lambda x: inside.append(compat.trace_in_progress()) or x)(jnp.ones(2))
+    assert inside == [True, True], "_jax_compat.trace_in_progress: core.trace_state_clean"
+    assert compat.trace_in_progress() is False
+
+
+def test_leak_checker_off_silences_the_checker_for_the_block_only():
+    saved = []
+
+    def leaky():
+        def leak(x):
+            saved.append(x)
+            return x
+
+        return jax.jit(leak)  # a new function each time: no trace cache to hit
+
+    with jax.checking_leaks():
+        with compat.leak_checker_off():
+            leaky()(1.0)  # no error: the checker is off here
+        with pytest.raises(Exception, match="Leaked trace"):
+            leaky()(1.0)  # the checker is on again after the block
+
+
+def test_fresh_trace_context_makes_jax_trace_a_cached_body_again():
+    runs = []
+
+    def body(c, x):
+        runs.append(1)
+        return c + x, x
+
+    def f(xs):
+        return lax.scan(body, 0.0, xs)[0]
+
+    xs = jnp.ones(3)
+    jax.make_jaxpr(f)(xs)
+    jax.make_jaxpr(f)(xs)
+    cached = len(runs)
+    with compat.fresh_trace_context("test-a"):
+        jax.make_jaxpr(f)(xs)
+    assert len(runs) == cached + 1, (
+        "_jax_compat.fresh_trace_context: jax_hlo_source_file_canonicalization_regex no longer "
+        "keys JAX's trace caches, so cached loop bodies are not traced again"
+    )
+    with compat.fresh_trace_context("test-a"):
+        jax.make_jaxpr(f)(xs)  # the same token: the same context, cached
+    assert len(runs) == cached + 1
+
+
+def test_config_values_and_restore_config_put_every_flag_back():
+    before = compat.config_values()
+    assert before["jax_debug_nans"] is False, "_jax_compat.config_values: jax.config.values"
+    jax.config.update("jax_debug_nans", True)
+    try:
+        assert compat.config_values()["jax_debug_nans"] is True
+    finally:
+        compat.restore_config(before)
+    assert compat.config_values() == before
+
+
+def test_is_jit_wrapper_tells_jit_apart_from_other_wrappers():
+    import functools
+
+    def f(x):
+        return x
+
+    @functools.wraps(f)
+    def decorated(x):
+        return f(x)
+
+    assert compat.is_jit_wrapper(jax.jit(f)), "_jax_compat.is_jit_wrapper: jit's _cache_size"
+    assert not compat.is_jit_wrapper(f)
+    assert not compat.is_jit_wrapper(decorated)
+    assert not compat.is_jit_wrapper(functools.partial(f))
+
+
+def test_jit_cache_misses_and_has_compiled_follow_the_compile_cache():
+    double = jax.jit(lambda x: 2 * x)
+    assert not compat.has_compiled(double)
+    with compat.jit_cache_misses(double) as missed:
+        double(jnp.ones(2))
+    assert missed(), "_jax_compat.jit_cache_misses: jit's _cache_size() did not grow"
+    assert compat.has_compiled(double)
+    with compat.jit_cache_misses(double) as missed:
+        double(jnp.zeros(2))
+    assert not missed()
+    with compat.jit_cache_misses(double) as missed:
+        double(jnp.zeros(3))
+    assert missed()
+
+
+def test_jit_static_argument_names_reads_argnums_and_argnames():
+    def f(x, n, *, mode):
+        return x
+
+    wrapper = jax.jit(f, static_argnums=1, static_argnames="mode")
+    names = compat.jit_static_argument_names(wrapper)
+    if not hasattr(wrapper, "_jit_info"):  # JAX 0.4.35 keeps them out of reach
+        assert names is None
+    else:
+        assert names == frozenset({"n", "mode"}), "_jax_compat.jit_static_argument_names"
+    assert compat.jit_static_argument_names(f) is None
+
+
+def test_ref_is_the_type_of_new_ref_arrays_where_jax_has_them():
+    if not hasattr(jax, "new_ref"):  # JAX 0.4.35 and 0.6.2
+        assert compat.Ref is None
+        return
+    assert compat.Ref is not None
+    assert isinstance(jax.new_ref(jnp.zeros(2)), compat.Ref), "_jax_compat.Ref: jax.Ref"
