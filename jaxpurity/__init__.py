@@ -3,7 +3,7 @@
 The whole public API is re-exported here; each private module holds one idea.
 """
 
-from jaxpurity._capture import ExceptionInfo, clean_paths, raises
+from jaxpurity._capture import ExceptionInfo, Printed, clean_paths, printed, raises
 from jaxpurity._collect import collect
 from jaxpurity._control import cond, fori_loop, scan, switch, while_loop
 from jaxpurity._explain import Explanation, explain
@@ -19,6 +19,7 @@ __all__ = [
     "ExceptionInfo",
     "Explanation",
     "Leak",
+    "Printed",
     "Problem",
     "PurityReport",
     "RetraceError",
@@ -33,6 +34,7 @@ __all__ = [
     "explain",
     "find_leaks",
     "fori_loop",
+    "printed",
     "raises",
     "scan",
     "static_field",

@@ -1,8 +1,9 @@
-"""Show an expected error on a page, and fail loudly when reality drifts."""
+"""Show what a block raised or printed on a page, and fail loudly when reality drifts."""
 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import re
@@ -12,7 +13,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["ExceptionInfo", "clean_paths", "raises"]
+import jax
+
+__all__ = ["ExceptionInfo", "Printed", "clean_paths", "printed", "raises"]
 
 _MAX_LINES = 40
 # Where the docs build asks raises() to record what it caught (one JSON line per
@@ -31,7 +34,7 @@ def clean_paths(text: str) -> str:
     """Strip the build machine's absolute paths and memory addresses from ``text``.
 
     A path inside ``site-packages`` keeps its part from the package on
-    (``jax/_src/core.py``); any other absolute path keeps its file name.
+    (``jax/numpy/__init__.py``); any other absolute path keeps its file name.
     ``at 0x...`` addresses in reprs are dropped.
 
     Args:
@@ -43,8 +46,8 @@ def clean_paths(text: str) -> str:
     Example:
       >>> clean_paths("f at /srv/ana/work/gallery/counter.py:12")
       'f at counter.py:12'
-      >>> clean_paths("in /usr/lib/python3/dist-packages/jax/_src/core.py")
-      'in jax/_src/core.py'
+      >>> clean_paths("in /usr/lib/python3/dist-packages/jax/numpy/__init__.py")
+      'in jax/numpy/__init__.py'
       >>> clean_paths("got <function f at 0x7f3a2c1b9e40>")
       'got <function f>'
     """
@@ -190,3 +193,60 @@ def raises(
             + textwrap.indent(_describe(exc), "  ").lstrip()
         ) from exc
     raise AssertionError(f"expected {_names(exc_type)}, but the block raised nothing")
+
+
+@dataclass
+class Printed:
+    """What :func:`printed` collected: filled in when the ``with`` block ends."""
+
+    text: str = ""
+
+    @property
+    def lines(self) -> list[str]:
+        """The printed text, split into lines."""
+        return self.text.splitlines()
+
+
+@contextlib.contextmanager
+def printed(*, echo: bool = True) -> Iterator[Printed]:
+    """Collect what the block prints, :func:`jax.debug.print` output included.
+
+    ``jax.debug.print`` and other callbacks of a compiled program may print
+    after the call that ran them has returned; the block ends with
+    :func:`jax.effects_barrier`, so that everything it started has printed.
+    Use it to count or check what a function prints at trace time and at run
+    time. If the block raises, what it printed is shown and the error goes on.
+
+    Args:
+      echo: Print the collected text when the block ends, so that it is still
+        seen (on a gallery page, below the cell).
+
+    Yields:
+      A :class:`Printed` whose ``text`` and ``lines`` hold the output.
+
+    Example:
+      >>> import jax
+      >>> @jax.jit
+      ... def f(x):
+      ...     print("tracing")
+      ...     jax.debug.print("x = {}", x)
+      ...     return x
+      >>> with printed(echo=False) as out:
+      ...     _ = f(1.0)
+      ...     _ = f(2.0)
+      >>> out.lines
+      ['tracing', 'x = 1.0', 'x = 2.0']
+    """
+    out = Printed()
+    buffer = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(buffer):
+            yield out
+            jax.effects_barrier()  # wait for every callback the block started
+    except BaseException:
+        sys.stdout.write(buffer.getvalue())
+        raise
+    out.text = buffer.getvalue()
+    if echo:
+        sys.stdout.write(out.text)
+        sys.stdout.flush()

@@ -1,29 +1,68 @@
-"""Where each scenario is explained on the site: one table for every tool that links a page."""
+"""The site's pages, in reading order: one table for every tool that links a page, and the site.
+
+Each gallery page is a script ``gallery/<section>/<topic>.py``, built into
+``examples/<section>/<topic>.html``. :data:`SECTIONS` lists the sections and
+their pages in the order a reader meets them; the docs build takes its order
+from here, and ``tests/test_pages.py`` checks that every script has an entry
+and every entry a script. To add a page, add its topic here and its script in
+``gallery/<section>/``.
+"""
 
 from __future__ import annotations
 
-__all__ = ["PAGES", "page"]
+from dataclasses import dataclass
 
-# topic -> path of the gallery page on the built site (relative to the site root).
-# The gallery script for "examples/<section>/<name>.html" is "gallery/<section>/<name>.py".
-PAGES: dict[str, str] = {
-    "global_counter": "examples/state_and_leaks/global_counter.html",
-    "leak_through_self": "examples/state_and_leaks/leak_through_self.html",
-    "leak_from_loop_body": "examples/state_and_leaks/leak_from_loop_body.html",
-    "leak_from_grad_vmap": "examples/state_and_leaks/leak_from_grad_vmap.html",
-    "memoization_caches": "examples/state_and_leaks/memoization_caches.html",
-    "global_config": "examples/state_and_leaks/global_config.html",
-    "cond_branch_types": "examples/control_flow/cond_branch_types.html",
-    "loop_carry_types": "examples/control_flow/loop_carry_types.html",
-    "python_control_flow": "examples/control_flow/python_control_flow.html",
-    "static_arguments": "examples/control_flow/static_arguments.html",
-    "boolean_masks": "examples/control_flow/boolean_masks.html",
-    "inplace_updates": "examples/control_flow/inplace_updates.html",
-    "print_vs_debug_print": "examples/side_effects/print_vs_debug_print.html",
-    "frozen_randomness": "examples/side_effects/frozen_randomness.html",
-    "debugging_workflow": "examples/tools/debugging_workflow.html",
-    "let_jaxpurity_find_it": "examples/tools/let_jaxpurity_find_it.html",
-}
+__all__ = ["PAGES", "SECTIONS", "Section", "page", "script", "topic_of"]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One gallery section: its folder under ``gallery/``, and its pages in reading order."""
+
+    folder: str
+    topics: tuple[str, ...]
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section(
+        "state_and_leaks",
+        (
+            "global_counter",
+            "leak_through_self",
+            "leak_from_loop_body",
+            "leak_from_grad_vmap",
+            "memoization_caches",
+            "global_config",
+        ),
+    ),
+    Section(
+        "control_flow",
+        (
+            "python_control_flow",
+            "cond_branch_types",
+            "loop_carry_types",
+            "static_arguments",
+            "boolean_masks",
+            "inplace_updates",
+        ),
+    ),
+    Section("side_effects", ("print_vs_debug_print", "frozen_randomness")),
+    Section("tools", ("debugging_workflow", "let_jaxpurity_find_it")),
+)
+
+_SECTION_OF = {topic: s.folder for s in SECTIONS for topic in s.topics}
+
+#: topic -> path of its gallery page on the built site (relative to the site root).
+PAGES: dict[str, str] = {t: f"examples/{folder}/{t}.html" for t, folder in _SECTION_OF.items()}
+
+
+def _section(topic: str) -> str:
+    try:
+        return _SECTION_OF[topic]
+    except KeyError:
+        raise KeyError(
+            f"no gallery page for topic {topic!r}; known: {sorted(_SECTION_OF)}"
+        ) from None
 
 
 def page(topic: str) -> str:
@@ -33,7 +72,35 @@ def page(topic: str) -> str:
       >>> page("python_control_flow")
       'examples/control_flow/python_control_flow.html'
     """
-    try:
-        return PAGES[topic]
-    except KeyError:
-        raise KeyError(f"no gallery page for topic {topic!r}; known: {sorted(PAGES)}") from None
+    return f"examples/{_section(topic)}/{topic}.html"
+
+
+def script(topic: str) -> str:
+    """The gallery script of ``topic``, relative to the repository root.
+
+    Example:
+      >>> script("global_counter")
+      'gallery/state_and_leaks/global_counter.py'
+    """
+    return f"gallery/{_section(topic)}/{topic}.py"
+
+
+def topic_of(path: str) -> str:
+    """The topic of a page or script path: a site path, a script path, ``section/name``.
+
+    Example:
+      >>> topic_of("examples/control_flow/python_control_flow.html")
+      'python_control_flow'
+      >>> topic_of("gallery/state_and_leaks/global_counter.py")
+      'global_counter'
+      >>> topic_of("tools/debugging_workflow")
+      'debugging_workflow'
+    """
+    parts = path.replace("\\", "/").split("/")
+    topic = parts[-1].removesuffix(".html").removesuffix(".py")
+    if topic not in _SECTION_OF or (len(parts) > 1 and parts[-2] != _SECTION_OF[topic]):
+        raise KeyError(
+            f"{path!r} is no gallery page of jaxpurity._pages.SECTIONS; known topics: "
+            f"{sorted(_SECTION_OF)}"
+        )
+    return topic

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import collections
-import contextlib
 import functools
-import io
 import re
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import jax
 
+from jaxpurity._capture import printed
 from jaxpurity._introspect import qualname, strip_jit
 from jaxpurity._jax_compat import (
     GRAD_VMAP,
@@ -82,18 +80,6 @@ class PurityReport:
         head = f"check_pure(`{self.function}`): {len(self.problems)} problem(s) ({ran}):"
         body = [f"{i}. " + str(p).replace("\n", "\n   ") for i, p in enumerate(self.problems, 1)]
         return "\n".join([head, *body])
-
-
-@contextlib.contextmanager
-def _quiet() -> Iterator[io.StringIO]:
-    """Capture what is printed; give it back to the real stdout if the block fails."""
-    buffer = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(buffer):
-            yield buffer
-    except BaseException:
-        sys.stdout.write(buffer.getvalue())
-        raise
 
 
 # ----------------------------------------------------------------- the check
@@ -212,11 +198,11 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     rngs = random_generators(target)
     restored = rngs + new_ref_arrays(target, args, kwargs)
     try:
-        with _quiet() as printed:
+        with printed(echo=False) as trace_output:
             traced, call, leaks = trace_finding_leaks(counted, args, kwargs)
         changes = [(w, w.change()) for w in watches]
         moved = [r for r in rngs if r.moved()]
-        with _quiet():
+        with printed(echo=False):
             program = traced.lower().compile()
             first = _run_after_reset(restored, lambda: program(*call.args, **call.kwargs))
             stage[0] = "run"
@@ -235,8 +221,8 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
         if change is not None:
             problems.append(_state_problem(name, w, change))
             state_changed = True
-    if printed.getvalue():
-        problems.append(_print_problem(name, printed.getvalue()))
+    if trace_output.text:
+        problems.append(_print_problem(name, trace_output.text))
     problems += [_random_problem(name, r) for r in moved]
     cause = (
         " The state changes listed above are the likely cause: each call saw different state."

@@ -6,19 +6,25 @@
 * ``assert_same_tree`` (fixture): asserts two pytrees have the same structure,
   shapes, dtypes, weak types and values.
 * ``x64`` (fixture): the test runs with 64-bit types on (``float64`` stays ``float64``).
+* ``docs/sphinxext`` is put on the import path, for the tests of the docs build's extensions.
 * ``gpu`` marker: a test marked ``@pytest.mark.gpu`` runs where JAX sees a GPU and
   is skipped elsewhere; the ``gpu_devices`` fixture lists the GPUs.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import jax
 import numpy as np
 import pytest
+
+# The docs build's extensions (tests/test_error_index.py and others import them by name).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs" / "sphinxext"))
 
 
 def _gpus() -> list[jax.Device]:

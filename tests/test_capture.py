@@ -128,3 +128,38 @@ def test_raises_records_to_the_log_the_docs_build_names(tmp_path, monkeypatch, c
 )
 def test_clean_paths(text, cleaned):
     assert jaxpurity.clean_paths(text) == cleaned
+
+
+def test_printed_collects_trace_time_and_run_time_output_then_shows_it(capsys):
+    @jax.jit
+    def f(x):
+        print("tracing")
+        jax.debug.print("x = {}", x)
+        return x
+
+    with jaxpurity.printed() as out:
+        f(1.0)
+        f(2.0)
+        assert capsys.readouterr().out == ""  # collected, not shown yet
+    assert out.lines == ["tracing", "x = 1.0", "x = 2.0"]
+    assert capsys.readouterr().out == out.text
+
+
+def test_printed_waits_for_callbacks_that_print_after_the_call_returned():
+    @jax.jit
+    def f(x):
+        jax.debug.print("late {}", x)
+        return x
+
+    with jaxpurity.printed(echo=False) as out:
+        for i in range(5):
+            f(float(i))  # no effects_barrier here: printed() waits
+    assert sorted(out.lines) == [f"late {i}.0" for i in range(5)]
+
+
+def test_printed_shows_what_the_block_printed_when_it_raises(capsys):
+    with pytest.raises(ValueError, match="boom"):
+        with jaxpurity.printed(echo=False):
+            print("before the error")
+            raise ValueError("boom")
+    assert capsys.readouterr().out == "before the error\n"

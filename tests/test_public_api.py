@@ -1,4 +1,4 @@
-"""The public surface: documented, runnable examples, listed in the API page, pages that exist."""
+"""The public surface: documented, with runnable examples, listed in the API page."""
 
 import inspect
 from pathlib import Path
@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 
 import jaxpurity
-from jaxpurity._pages import PAGES, page
 
 ROOT = Path(__file__).resolve().parents[1]
 API_PAGE = (ROOT / "docs" / "api.rst").read_text()
@@ -36,14 +35,3 @@ def test_all_is_sorted_and_complete():
 
 def test_package_ships_py_typed():
     assert (Path(jaxpurity.__file__).parent / "py.typed").exists()
-
-
-@pytest.mark.parametrize("topic", sorted(PAGES))
-def test_every_page_in_the_table_has_a_gallery_script(topic):
-    section, name = page(topic).removeprefix("examples/").removesuffix(".html").split("/")
-    assert (ROOT / "gallery" / section / f"{name}.py").exists()
-
-
-def test_page_names_an_unknown_topic():
-    with pytest.raises(KeyError, match="no gallery page for topic 'nope'"):
-        page("nope")

@@ -16,11 +16,8 @@ of the printed lines.
 #
 # A normalisation step with a ``print`` to see what comes in, called three
 # times with different data. To count the printed lines, the page collects
-# what a block prints with a small helper, then prints it, so that you see
-# it below each cell as usual.
-
-import contextlib
-import io
+# what a block prints with :func:`jaxpurity.printed` (which waits for JAX's
+# run-time prints, then shows them below the cell as usual).
 
 import jax
 import jax.numpy as jnp
@@ -29,25 +26,13 @@ from jax import lax
 import jaxpurity
 
 
-@contextlib.contextmanager
-def printed_lines():
-    """Collect what the block prints (and show it): yields a list of lines."""
-    buffer = io.StringIO()
-    lines: list[str] = []
-    with contextlib.redirect_stdout(buffer):
-        yield lines
-        jax.effects_barrier()  # wait for every jax.debug.print of the block
-    print(buffer.getvalue(), end="")
-    lines.extend(buffer.getvalue().splitlines())
-
-
 @jax.jit
 def normalize(x):
     print("print: x =", x)
     return x / jnp.linalg.norm(x)
 
 
-with printed_lines() as lines:
+with jaxpurity.printed() as out:
     for scale in (1.0, 2.0, 3.0):
         normalize(scale * jnp.array([3.0, 4.0]))
 
@@ -58,17 +43,17 @@ with printed_lines() as lines:
 # Three calls, one line, and the line shows a tracer (its dtype and shape)
 # where you expected numbers:
 
-print_lines = [line for line in lines if line.startswith("print:")]
+print_lines = [line for line in out.lines if line.startswith("print:")]
 print(f"{len(print_lines)} print line(s) for 3 calls")
-assert len(print_lines) == 1 and "Trace" in print_lines[0], lines
+assert len(print_lines) == 1 and "Trace" in print_lines[0], out.lines
 
 # %%
 # A call with a new shape prints again, once:
 
-with printed_lines() as lines:
+with jaxpurity.printed() as out:
     normalize(jnp.array([1.0, 2.0, 2.0]))
     normalize(jnp.array([2.0, 4.0, 4.0]))
-assert sum(line.startswith("print:") for line in lines) == 1, lines
+assert sum(line.startswith("print:") for line in out.lines) == 1, out.lines
 
 # %%
 # Why
@@ -96,11 +81,11 @@ def normalize_debug(x):
     return x / jnp.linalg.norm(x)
 
 
-with printed_lines() as lines:
+with jaxpurity.printed() as out:
     for scale in (1.0, 2.0, 3.0):
         normalize_debug(scale * jnp.array([3.0, 4.0]))
-assert len(lines) == 3, lines
-assert lines[0].endswith("[3. 4.]") and lines[2].endswith("[ 9. 12.]"), lines
+assert len(out.lines) == 3, out.lines
+assert out.lines[0].endswith("[3. 4.]") and out.lines[2].endswith("[ 9. 12.]"), out.lines
 
 # %%
 # The two together show both moments: ``print`` when the function is
@@ -115,10 +100,12 @@ def both(x):
     return x + 1
 
 
-with printed_lines() as lines:
+with jaxpurity.printed() as out:
     both(jnp.arange(2.0))
     both(jnp.arange(2.0) + 10)
-assert [line.split(":")[0] for line in lines] == ["trace time", "run time", "run time"], lines
+assert [line.split(":")[0] for line in out.lines] == ["trace time", "run time", "run time"], (
+    out.lines
+)
 
 # %%
 # Under ``vmap``: one ``print``, one ``jax.debug.print`` per example
@@ -135,11 +122,11 @@ def scaled(x):
     return 2 * x
 
 
-with printed_lines() as lines:
+with jaxpurity.printed() as out:
     jax.vmap(scaled)(jnp.arange(3.0))
-assert sum(line.startswith("print:") for line in lines) == 1, lines
-debug_lines = sorted(line for line in lines if line.startswith("debug.print:"))
-assert debug_lines == [f"debug.print: {v}" for v in ("0.0", "1.0", "2.0")], lines
+assert sum(line.startswith("print:") for line in out.lines) == 1, out.lines
+debug_lines = sorted(line for line in out.lines if line.startswith("debug.print:"))
+assert debug_lines == [f"debug.print: {v}" for v in ("0.0", "1.0", "2.0")], out.lines
 
 # %%
 # Under ``grad``: ``jax.debug.print`` shows the primal value
@@ -149,12 +136,14 @@ assert debug_lines == [f"debug.print: {v}" for v in ("0.0", "1.0", "2.0")], line
 # derivative. ``print`` shows that tracer; ``jax.debug.print`` shows only
 # the value.
 
-with printed_lines() as lines:
+with jaxpurity.printed() as out:
     slope = jax.grad(scaled)(3.0)
 print("grad:", float(slope))
 assert float(slope) == 2.0
-assert lines[0].startswith("print:") and "Trace" in lines[0], lines
-assert [line for line in lines if line.startswith("debug.print")] == ["debug.print: 3.0"], lines
+assert out.lines[0].startswith("print:") and "Trace" in out.lines[0], out.lines
+assert [line for line in out.lines if line.startswith("debug.print")] == ["debug.print: 3.0"], (
+    out.lines
+)
 
 # %%
 # Inside loops: once per trace versus once per iteration
@@ -170,10 +159,10 @@ def body(i, total):
     return total + i
 
 
-with printed_lines() as lines:
+with jaxpurity.printed() as out:
     lax.fori_loop(0, 4, body, 0)
-assert sum(line.startswith("print in body") for line in lines) == 1, lines
-assert sum(line.startswith("debug.print in body") for line in lines) == 4, lines
+assert sum(line.startswith("print in body") for line in out.lines) == 1, out.lines
+assert sum(line.startswith("debug.print in body") for line in out.lines) == 4, out.lines
 
 # %%
 # The order of the lines: ``ordered=True``
@@ -193,10 +182,10 @@ def two_steps(x):
     return y
 
 
-with printed_lines() as lines:
+with jaxpurity.printed() as out:
     two_steps(0.0)
     two_steps(1.0)
-assert [line.split(":")[0] for line in lines] == ["step 1", "step 2"] * 2, lines
+assert [line.split(":")[0] for line in out.lines] == ["step 1", "step 2"] * 2, out.lines
 
 # %%
 # ``jax.debug.print`` is a debugging aid: it moves data from the device back

@@ -14,15 +14,15 @@ checker (``JAX_CHECK_TRACER_LEAKS`` or ``jax_check_tracer_leaks``).
 """
 
 # %%
-# A helper to capture output
-# --------------------------
+# Step 1: count the traces
+# ------------------------
 #
-# Several steps compare what Python prints while JAX traces with what JAX
-# prints while the program runs. This helper runs a call, waits until JAX's
-# run-time callbacks have printed (:func:`jax.effects_barrier`), and returns
-# the text, so that the page can show it *and* count it.
+# Python code in a jitted function runs only while JAX traces it, once per
+# new input signature (shape, dtype, weak type, static arguments). A plain
+# Python counter in the body therefore counts traces, not calls. Many
+# "stale value" and "slow" bugs are a trace count that is lower or higher
+# than you thought.
 
-import contextlib
 import io
 import logging
 import os
@@ -33,25 +33,6 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxpurity
-
-
-def printed_by(fn, *args):
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        fn(*args)
-        jax.effects_barrier()
-    return buffer.getvalue()
-
-
-# %%
-# Step 1: count the traces
-# ------------------------
-#
-# Python code in a jitted function runs only while JAX traces it, once per
-# new input signature (shape, dtype, weak type, static arguments). A plain
-# Python counter in the body therefore counts traces, not calls. Many
-# "stale value" and "slow" bugs are a trace count that is lower or higher
-# than you thought.
 
 traces = 0
 
@@ -133,7 +114,9 @@ assert clip_small(jnp.array([0.25, -2.0])).tolist() == [0.0, -2.0]
 # ``print`` inside a jitted function runs while tracing and shows a tracer;
 # :func:`jax.debug.print` is recorded into the program and prints the real
 # value on every call. Three calls with the same signature show the
-# difference.
+# difference; :func:`jaxpurity.printed` collects what they print (waiting
+# for ``jax.debug.print``, which prints as the program runs) so that the
+# page can count the lines.
 
 
 @jax.jit
@@ -143,11 +126,11 @@ def loss(x):
     return x**2
 
 
-text = "".join(printed_by(loss, jnp.float32(v)) for v in [1.0, 2.0, 3.0])
-print(text)
-lines = text.splitlines()
-assert sum(line.startswith("print:") for line in lines) == 1, lines
-assert sum(line.startswith("jax.debug.print:") for line in lines) == 3, lines
+with jaxpurity.printed() as out:
+    for v in [1.0, 2.0, 3.0]:
+        loss(jnp.float32(v))
+assert sum(line.startswith("print:") for line in out.lines) == 1, out.lines
+assert sum(line.startswith("jax.debug.print:") for line in out.lines) == 3, out.lines
 
 # %%
 # Step 4: step through eagerly with jax.disable_jit
@@ -166,13 +149,14 @@ def normalize(x):
     return x / total
 
 
-with jax.disable_jit():
-    eager_text = printed_by(normalize, jnp.array([1.0, 3.0]))
-jit_text = printed_by(normalize, jnp.array([1.0, 3.0]))
-print("under disable_jit ->", eager_text.strip())
-print("under jit         ->", jit_text.strip())
-assert eager_text == "total: 4.0 | is a tracer: False\n", eager_text
-assert "is a tracer: True" in jit_text, jit_text
+with jax.disable_jit(), jaxpurity.printed(echo=False) as eager:
+    normalize(jnp.array([1.0, 3.0]))
+with jaxpurity.printed(echo=False) as traced:
+    normalize(jnp.array([1.0, 3.0]))
+print("under disable_jit ->", eager.text.strip())
+print("under jit         ->", traced.text.strip())
+assert eager.text == "total: 4.0 | is a tracer: False\n", eager.text
+assert "is a tracer: True" in traced.text, traced.text
 
 # %%
 # Step 5: catch a leaked tracer with the leak checker

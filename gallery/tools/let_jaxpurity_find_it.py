@@ -24,11 +24,9 @@ pasted error message, in Python or on the command line.
 # :func:`jaxpurity.check_pure` takes the function and example arguments, the
 # same ones you would call it with. It looks through :func:`jax.jit`.
 
-import os
 import subprocess
 import sys
 import traceback
-from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -327,16 +325,25 @@ assert explanation.recognised and explanation.error == "UnexpectedTracerError", 
 #
 # ``python -m jaxpurity explain "<error text>"`` prints the same explanation
 # (with no text, it reads the error from standard input). Its exit status is
-# 0 when it recognises the error, so a script can test it. The page runs the
-# command in a subprocess, with this jaxpurity on the import path.
+# 0 when it recognises the error, so a script can test it.
 
+# sphinx_gallery_start_ignore
+# The site is built from a source checkout: give the command this jaxpurity.
+import os
+from pathlib import Path
+
+python_path = os.environ.get("PYTHONPATH")
 package_root = str(Path(jaxpurity.__file__).resolve().parent.parent)
-env = {
-    **os.environ,
-    "PYTHONPATH": os.pathsep.join([package_root, os.environ.get("PYTHONPATH", "")]),
-}
+os.environ["PYTHONPATH"] = os.pathsep.join([package_root, python_path or ""])
+# sphinx_gallery_end_ignore
 command = [sys.executable, "-m", "jaxpurity", "explain", pasted]
-result = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+result = subprocess.run(command, capture_output=True, text=True, check=False)
+# sphinx_gallery_start_ignore
+if python_path is None:
+    del os.environ["PYTHONPATH"]
+else:
+    os.environ["PYTHONPATH"] = python_path
+# sphinx_gallery_end_ignore
 print(result.stdout, end="")
 print("exit status:", result.returncode)
 assert result.returncode == 0, result.stderr

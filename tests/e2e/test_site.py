@@ -71,6 +71,10 @@ EXAMPLES = [
 ]
 # How an example page and its script show a caught error: "SomeError: message" at a line start.
 ERROR_LINE = re.compile(r"^(\w+(?:Error|Exception|Warning))(?::|$)", re.MULTILINE)
+# Code that sphinx-gallery runs and leaves out of the rendered page and of the notebook.
+IGNORE_BLOCK = re.compile(
+    r"[ \t]*# sphinx_gallery_start_ignore\n.*?# sphinx_gallery_end_ignore\n?", re.S
+)
 WIDTHS = (1280, 800)
 SEARCHES = [
     ("UnexpectedTracerError", "global_counter"),
@@ -427,8 +431,9 @@ def test_download_buttons_give_a_script_and_a_notebook(examples, script_runs, pa
     assert notebook["nbformat"] == 4, files["ipynb"].url
     code = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"]
     assert code, f"{files['ipynb'].url}: no code cells"
-    # The notebook holds the same code as the script, cell by cell.
-    script = files["py"].body.decode("utf-8")
+    # The notebook holds the same code as the script, cell by cell, less the build's own
+    # code between sphinx_gallery_start_ignore and sphinx_gallery_end_ignore.
+    script = IGNORE_BLOCK.sub("", files["py"].body.decode("utf-8"))
     assert all(cell.strip() in script for cell in code), files["ipynb"].url
 
 
