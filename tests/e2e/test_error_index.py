@@ -16,6 +16,7 @@ import pytest
 
 import jaxpurity
 from jaxpurity._capture import read_caught
+from jaxpurity._pages import topic_of
 
 if os.environ.get("JAXPURITY_E2E") != "1":
     pytest.skip("runs with `tox -e e2e` (JAXPURITY_E2E=1)", allow_module_level=True)
@@ -55,5 +56,5 @@ def test_explain_sends_each_captured_error_to_the_page_the_index_names(error):
         assert rows[first_line] == []
         return
     assert explanation.page in rows[first_line]
-    shown_on = {e["page"] for e in ERRORS if e["type"] == error["type"]}
-    assert explanation.page.removeprefix("examples/").removesuffix(".html") in shown_on
+    shown_on = {topic_of(e["page"]) for e in ERRORS if e["type"] == error["type"]}
+    assert explanation.topic in shown_on
