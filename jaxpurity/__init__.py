@@ -7,6 +7,10 @@ from jaxpurity._capture import ExceptionInfo, Printed, clean_paths, printed, rai
 from jaxpurity._collect import collect
 from jaxpurity._control import cond, fori_loop, scan, switch, while_loop
 from jaxpurity._explain import Explanation, explain
+from jaxpurity._install import install, uninstall
+from jaxpurity._install import load_ipython_extension as load_ipython_extension
+from jaxpurity._install import pytest_runtest_logreport as pytest_runtest_logreport
+from jaxpurity._install import unload_ipython_extension as unload_ipython_extension
 from jaxpurity._leaks import Leak, find_leaks
 from jaxpurity._purity import Problem, PurityReport, check_pure
 from jaxpurity._state import Stateful, dataclass, static_field
@@ -34,10 +38,16 @@ __all__ = [
     "explain",
     "find_leaks",
     "fori_loop",
+    "install",
     "printed",
     "raises",
     "scan",
     "static_field",
     "switch",
+    "uninstall",
     "while_loop",
 ]
+
+# Hooks that tools look up on the package itself, not part of the Python API:
+# ``%load_ext jaxpurity`` (IPython) and ``pytest -p jaxpurity``.
+_PROTOCOL_HOOKS = ("load_ipython_extension", "unload_ipython_extension", "pytest_runtest_logreport")

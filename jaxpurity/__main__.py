@@ -1,21 +1,31 @@
-"""Command line: ``python -m jaxpurity explain "<error text>"``.
+"""Command line: ``jaxpurity explain "<error text>"`` (or ``python -m jaxpurity explain``).
 
-Exit status: 0 when the error is recognised, 1 when it is not, 2 for a usage error.
+The error is read from the argument, from a file (``--file log.txt``, or an
+argument that names an existing file), or from standard input (``-`` or
+nothing). Exit status: 0 when the error is recognised, 1 when it is not, 2 for
+a usage error.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 from jaxpurity._explain import explain
 
 __all__ = ["main"]
 
 
+def _prog() -> str:
+    """How the user called us: the ``jaxpurity`` console script, or ``python -m jaxpurity``."""
+    return "jaxpurity" if Path(sys.argv[0]).stem == "jaxpurity" else "python -m jaxpurity"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m jaxpurity",
+        prog=_prog(),
         description="Tools for impure functions and leaked tracers in JAX.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -24,16 +34,44 @@ def _parser() -> argparse.ArgumentParser:
         help="say what a JAX error means, why it happened, and how to fix it",
         description="Explain a JAX error: the scenario, the cause, the fix, and the "
         "page of the jaxpurity site to read. Exits 0 when the error is recognised "
-        "and 1 when it is not.",
+        "and 1 when it is not. Set JAXPURITY_DOCS_URL to link another copy of the site.",
     )
     explain_cmd.add_argument(
         "text",
         nargs="?",
         default="-",
-        help="the error: a traceback, a 'Type: message' line or the message alone; "
-        "'-' or nothing reads it from standard input",
+        help="the error: a traceback, a 'Type: message' line or the message alone, or the "
+        "path of a file (a log) that holds it; '-' or nothing reads it from standard input",
+    )
+    explain_cmd.add_argument(
+        "-f",
+        "--file",
+        type=Path,
+        help="read the error from this file (a saved traceback or a CI log)",
     )
     return parser
+
+
+def _read(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    if args.file is not None:
+        if args.text != "-":
+            parser.error("explain: give the error as text or with --file, not both")
+        return _read_file(parser, args.file)
+    text: str = args.text
+    if text == "-":
+        if sys.stdin.isatty():
+            print("Paste the error, then press Ctrl-D (Ctrl-Z Enter on Windows).", file=sys.stderr)
+        return sys.stdin.read()
+    if "\n" not in text and len(text) < 4096 and os.path.isfile(text):
+        return _read_file(parser, Path(text))
+    return text
+
+
+def _read_file(parser: argparse.ArgumentParser, path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        parser.error(f"explain: cannot read {str(path)!r}: {error.strerror or error}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,11 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    text = args.text
-    if text == "-":
-        if sys.stdin.isatty():
-            print("Paste the error, then press Ctrl-D (Ctrl-Z Enter on Windows).", file=sys.stderr)
-        text = sys.stdin.read()
+    text = _read(parser, args)
     if not text.strip():
         parser.error("explain: no error text given; pass it as an argument or on standard input")
     explanation = explain(text)
@@ -55,5 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if explanation.recognised else 1
 
 
-if __name__ == "__main__":
+def console() -> None:
+    """The ``jaxpurity`` console script."""
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    console()

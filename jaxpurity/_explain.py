@@ -1,34 +1,32 @@
-"""Say what a JAX error means, why it happened, and how to fix it."""
+"""Say what a JAX error means, why it happened, and how to fix it: the matcher.
+
+What ``explain`` knows is data in :mod:`jaxpurity._known_errors`; how pasted
+text is read is :mod:`jaxpurity._pasted`. This module picks the entry: for
+each error of a chain, the raised one first, the first entry whose class name
+or wording matches, whose conditions hold, and which fits whether the error
+was raised on a leaked tracer.
+"""
 
 from __future__ import annotations
 
 import builtins
+import functools
 import ntpath  # its basename splits at "/" and at "\\": paths from any system
 import re
 import textwrap
-import types
 from dataclasses import dataclass
 
-from jaxpurity._known_errors import DEAD_TRACE, KNOWN_ERRORS, TRACED_FUNCTION, KnownError
-from jaxpurity._pages import page
+from jaxpurity._known_errors import DEAD_TRACE, KNOWN_ERRORS, TRACED_FUNCTION, KnownError, Wording
+from jaxpurity._pages import page, url
+from jaxpurity._pasted import ErrorBlock, read_error, squeeze
 
 __all__ = ["Explanation", "explain"]
 
-_JAX_SOURCE = re.compile(r"(?:^|[/\\])jax[/\\]_src[/\\]")
-# A frame line of a traceback printed by Python.
-_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line \d+, in (?P<name>\S+)', re.M)
-
-
-_COMPILED = {p: re.compile(p) for k in KNOWN_ERRORS for p in (*k.patterns, k.only_if) if p}
-
-# The "Name: message" line of an exception in pasted text (any module path before
-# the name; pytest prefixes "E   "). Only names that end in Error or Exception count,
-# so message lines that happen to contain a colon are not mistaken for a header.
-_HEADER = re.compile(
-    r"^(?:E +)?(?:\w+\.)*(?P<name>\w*(?:Error|Exception))(?::[ \t]?|[ \t]*$)", re.M
-)
-_TRACEBACK = "Traceback (most recent call last):"
 _WIDTH = 88
+# Only the errors nearest the raised one are read: a chain is short, and a long log of
+# many tracebacks ends with the one that matters.
+_MAX_BLOCKS = 16
+_JAX_SOURCE = re.compile(r"(?:^|[/\\])jax[/\\]_src[/\\]")
 
 
 @dataclass(frozen=True)
@@ -44,6 +42,8 @@ class Explanation:
       page: The site path of the gallery page about it, or None.
       recognised: False when :func:`explain` does not know the error; then
         ``scenario``, ``cause`` and ``fix`` are empty and ``page`` is None.
+      url: The full address of the page on the hosted site (the base can be
+        set with ``$JAXPURITY_DOCS_URL``), or None.
     """
 
     error: str
@@ -53,10 +53,18 @@ class Explanation:
     topic: str | None
     page: str | None
     recognised: bool
+    url: str | None = None
+
+    @property
+    def note(self) -> str:
+        """One line for an error's notes: the cause in brief and the page to read."""
+        if not self.recognised:
+            return ""
+        return f"jaxpurity: {self.scenario} See {self.url}"
 
     def __str__(self) -> str:
         if not self.recognised:
-            names = {k.error for k in KNOWN_ERRORS}
+            names = {name for k in KNOWN_ERRORS for name in k.errors}
             by_name = ", ".join(sorted(n for n in names if _distinctive(n)))
             by_text = " and ".join(sorted(n for n in names if not _distinctive(n)))
             lines = [
@@ -71,9 +79,13 @@ class Explanation:
                 f"Scenario: {self.scenario}",
                 f"Cause: {self.cause}",
                 f"Fix: {self.fix}",
-                f"Read more: {self.page}",
             ]
-        return "\n".join(textwrap.fill(line, _WIDTH, subsequent_indent="  ") for line in lines)
+        text = "\n".join(
+            textwrap.fill(line, _WIDTH, subsequent_indent="  ", break_long_words=False)
+            for line in lines
+        )
+        # The address on one line, whole, so that a terminal makes it a link.
+        return f"{text}\nRead more: {self.url}" if self.recognised else text
 
 
 def _distinctive(name: str) -> bool:
@@ -81,140 +93,192 @@ def _distinctive(name: str) -> bool:
     return not hasattr(builtins, name)
 
 
-# One frame of a traceback: the file, the function's name, and its first line (None when
-# read from printed text, which shows the line running instead).
-_Frame = tuple[str, str, int | None]
+@functools.cache
+def _regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
-@dataclass(frozen=True)
-class _Error:
-    """One error of a chain: its class names (most derived first), message and traceback."""
-
-    names: list[str]
-    message: str
-    frames: list[_Frame] | None  # None when no traceback is known
+_LITERAL_ESCAPES = frozenset("()[]{}.*+?|^$\\/'\"-:<>=!#%&,;@`~ ")
 
 
-def _parse(block: str, *, traceback: bool) -> _Error:
-    """One error in pasted text: the class name (if shown), message and traceback frames."""
-    header = _HEADER.search(block)
-    above = block if header is None else block[: header.start()]
-    frames: list[_Frame] | None = None
-    if traceback:
-        frames = [(m["file"], m["name"], None) for m in _FRAME.finditer(above)]
-    if header is None:
-        return _Error([], block.strip(), frames)
-    return _Error([header.group("name")], block[header.end() :].strip(), frames)
+@functools.cache
+def _anchor(wording: Wording) -> str:
+    r"""Words the message must contain for the wording to be there, without whitespace.
 
+    For a regular expression, its longest run of literal characters outside any
+    group, class or alternative; "" when it has none. A search for these is
+    fast (a substring test), so the regular expression runs only on messages
+    that may match it.
 
-def _frames(tb: types.TracebackType | None) -> list[_Frame] | None:
-    """The frames a raised exception passed through, from where it was caught down."""
-    if tb is None:
-        return None
-    frames: list[_Frame] = []
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        frames.append((code.co_filename, code.co_name, code.co_firstlineno))
-        tb = tb.tb_next
-    return frames
-
-
-def _chain(error: BaseException | str) -> list[_Error]:
-    """``error`` and the errors it was raised from.
-
-    The raised error comes first, then its cause, and so on. For an exception
-    the names are its classes, most derived first. In a traceback, each error
-    starts at its own "Traceback" line and the raised one is last.
+    Example:
+      >>> _anchor(Wording(r"branch \d+ output must have (?:identical|same) types", "", True))
+      'outputmusthave'
     """
-    if isinstance(error, str):
-        blocks = error.split(_TRACEBACK)
-        return [
-            _parse(block, traceback=i > 0)
-            for i, block in reversed(list(enumerate(blocks)))
-            if block.strip()
-        ]
-    chain, seen = [], set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        names = [cls.__name__ for cls in type(current).__mro__]
-        chain.append(_Error(names, str(current), _frames(current.__traceback__)))
-        current = current.__cause__ or (
-            None if current.__suppress_context__ else current.__context__
-        )
-    return chain
-
-
-def _leaked_use(error: _Error) -> bool:
-    """Whether the error came from using a tracer after its trace had ended (a leaked one)."""
-    if DEAD_TRACE.search(error.message):
-        return True
-    traced = TRACED_FUNCTION.search(error.message)
-    if traced is None or error.frames is None or _JAX_SOURCE.search(traced["file"]):
-        return False
-    file, line = ntpath.basename(traced["file"]), int(traced["line"])
-    running = [
-        first == line if first is not None else name == traced["name"]
-        for path, name, first in error.frames
-        if ntpath.basename(path) == file
-    ]
-    return not any(running)
-
-
-def _found(pattern: str | None, message: str) -> bool:
-    return pattern is None or _COMPILED[pattern].search(message) is not None
-
-
-def _match(entries: list[KnownError], names: list[str], message: str) -> KnownError | None:
-    """The first entry for an error: by class name first, then by its message."""
-    for name in names:
-        if not _distinctive(name):
+    if not wording.regex:
+        return squeeze(wording.text)
+    runs, run, depth, i, text = [], "", 0, 0, wording.text
+    while i < len(text):
+        char = text[i]
+        if char == "\\" and i + 1 < len(text):
+            escaped = text[i + 1]
+            if depth == 0 and escaped in _LITERAL_ESCAPES:
+                run += escaped
+            else:
+                runs.append(run)
+                run = ""
+            i += 2
             continue
-        for known in entries:
-            if known.error == name and _found(known.only_if, message):
-                return known
+        if char in "?*+{":  # the character before is optional or repeated
+            run = run[:-1]
+            runs.append(run)
+            run = ""
+            if char == "{":
+                i = text.find("}", i) + 1 or len(text)
+                continue
+        elif char == "[":
+            runs.append(run)
+            run = ""
+            i = text.find("]", i + 2) + 1 or len(text)
+            continue
+        elif char in "()":
+            runs.append(run)
+            run = ""
+            depth += 1 if char == "(" else -1
+        elif char == "|" and depth == 0:
+            return ""  # alternatives at the top: no run is certain
+        elif depth == 0 and char not in ".^$":
+            run += char
+        else:
+            runs.append(run)
+            run = ""
+        i += 1
+    runs.append(run)
+    return squeeze(max(runs, key=lambda r: len(squeeze(r))))
+
+
+def _has(wording: Wording, block: ErrorBlock) -> bool:
+    anchor = _anchor(wording)
+    if anchor and anchor not in block.squeezed:
+        return False
+    if wording.regex:
+        return _regex(wording.text).search(block.text) is not None
+    return True
+
+
+def _holds(known: KnownError, block: ErrorBlock) -> bool:
+    """Whether the entry's conditions hold for the error (its wording aside)."""
+    if known.no_error and block.names:
+        return False
+    if known.when is not None and _regex(known.when).search(block.text) is None:
+        return False
+    return known.unless is None or _regex(known.unless).search(block.text) is None
+
+
+def _worded(known: KnownError, block: ErrorBlock) -> bool:
+    """Whether the error's text says what the entry is about: a wording, or its condition."""
+    if known.wordings:
+        return any(_has(w, block) for w in known.wordings)
+    return known.when is not None  # then _holds checks it
+
+
+def _match(entries: list[KnownError], block: ErrorBlock, *, worded: bool) -> KnownError | None:
+    """The first entry for an error: by its class name first, then by its wording.
+
+    With ``worded``, only an entry whose wording (or condition) the text has:
+    a class name alone, as in a traceback's header line, is not enough.
+    """
+    for name in block.names:
+        if _distinctive(name):
+            for known in entries:
+                if name in known.errors and _holds(known, block):
+                    if not worded or _worded(known, block):
+                        return known
     for known in entries:
-        if any(_found(p, message) for p in known.patterns) and _found(known.only_if, message):
+        if any(_has(w, block) for w in known.wordings) and _holds(known, block):
             return known
     return None
+
+
+def _leaked_use(block: ErrorBlock) -> bool:
+    """Whether the error came from using a tracer after its trace had ended (a leaked one).
+
+    JAX 0.4.35 says so. With JAX 0.10.2 the traceback decides: the message
+    names the function being traced, and a leaked tracer is used after that
+    function returned, so no frame of it is running. An exception's traceback
+    has every frame of the user's code. A pasted one is often cut short: there
+    the function must be absent from frames of its own file that are shown,
+    and no line shown may call it (``f(x)``).
+    """
+    if "Tracer" not in block.squeezed and "tracing" not in block.squeezed:
+        return False  # a quick test: each wording below names a Tracer or the tracing
+    if _regex(DEAD_TRACE).search(block.text):
+        return True
+    traced = _regex(TRACED_FUNCTION).search(block.text)
+    if traced is None or block.frames is None or _JAX_SOURCE.search(traced["file"]):
+        return False
+    file, line, name = ntpath.basename(traced["file"]), int(traced["line"]), traced["name"]
+    same_file = [f for f in block.frames if ntpath.basename(f[0]) == file]
+    if any(first is not None for _, _, first in block.frames):  # from an exception
+        return not any(first == line for _, _, first in same_file)
+    if not same_file or any(f_name == name for _, f_name, _ in same_file):
+        return False
+    call = re.compile(rf"(?<![\w.]){re.escape(name)}\(")
+    return name.startswith("<") or not any(call.search(code) for code in block.code)
 
 
 _ABOUT_LEAKS = [k for k in KNOWN_ERRORS if k.leaked]
 _OTHERS = [k for k in KNOWN_ERRORS if not k.leaked]
 
 
-def _lookup(error: _Error) -> tuple[str, KnownError] | None:
+def _lookup(block: ErrorBlock, *, worded: bool, leaked: bool) -> tuple[str, KnownError] | None:
     """The error's class name and its entry; one about leaks when it used a leaked tracer.
 
     An entry about a leaked tracer covers the ConcretizationTypeError family,
-    so the class is named by the error, or else by the entry its message has
+    so the class is named by the error, or else by the entry its wording has
     without the leak.
     """
-    known = _match(_ABOUT_LEAKS, error.names, error.message) if _leaked_use(error) else None
-    usual = _match(_OTHERS, error.names, error.message)
+    known = _match(_ABOUT_LEAKS, block, worded=worded) if leaked else None
+    usual = _match(_OTHERS, block, worded=worded)
     if known is None:
-        return None if usual is None else (usual.error, usual)
-    if error.names:
-        return error.names[0], known
-    return (usual or known).error, known
+        if usual is None:
+            return None
+        return (_named(block, usual), usual)
+    if block.names:
+        return block.names[0], known
+    return (usual or known).errors[0], known
+
+
+def _named(block: ErrorBlock, known: KnownError) -> str:
+    """The class name to show: the error's own, where the text names one the entry knows."""
+    for name in block.names:
+        if name in known.errors:
+            return name
+    if block.names and not known.no_error:
+        return block.names[0]
+    return known.errors[0] if known.errors else ""
 
 
 def explain(error: BaseException | str) -> Explanation:
     """Explain a JAX error: the scenario, the cause, the fix, and the page to read.
 
-    Pass the exception itself, or its text as printed (a whole traceback, a
-    ``Type: message`` line, or only the message). An exception is recognised by
-    its class (and its base classes); text by the class name in its
-    ``Type: message`` line, or else by wording that JAX's messages contain. When
-    the raised error is unknown but was raised from a known one (``raise ... from
-    err``, or a chained traceback), the known one is explained.
+    Pass the exception itself, or its text as printed: a whole traceback (from
+    Python, IPython or Jupyter, pytest, a CI log), a ``Type: message`` line, the
+    message alone, or only its tail. Colours, wrapped lines, ``E   `` and
+    ``FilteredStackTrace:`` prefixes are read through. An error is recognised by
+    its class, and by the wording of its message in any JAX version from 0.1 to
+    0.12; printed output that shows a tracer is recognised as a ``print`` inside
+    ``jit``. When the raised error is unknown but was raised from a known one
+    (``raise ... from err``, or a chained traceback), the known one is explained.
 
     A ``ConcretizationTypeError`` (from ``float()``, ``int()``, ``bool()``) on a
     tracer that leaked out of an earlier trace is explained as the leak it is,
     not as an argument to make static, where the error shows that the trace
     had ended: JAX 0.4.35's message says so; with JAX 0.10.2 the traceback
     does (the traced function it names is not running), so pass the
-    exception or the whole traceback rather than the message alone.
+    exception or the whole traceback rather than the message alone. A leak is
+    sent to the page for where the tracer came from (a loop body, grad or
+    vmap) or where it is stored (a cache, an object's attribute), as far as
+    the message says.
 
     Args:
       error: The exception, or the text of one.
@@ -242,7 +306,7 @@ def explain(error: BaseException | str) -> Explanation:
       Error: TracerBoolConversionError
       Scenario: A jitted function used `if`, `while`, `and`/`or` or `assert` on a value...
       ...
-      Read more: examples/control_flow/python_control_flow.html
+      Read more: https://.../examples/control_flow/python_control_flow.html
       >>> jaxpurity.explain("ValueError: my own mistake").recognised
       False
     """
@@ -251,21 +315,33 @@ def explain(error: BaseException | str) -> Explanation:
             f"explain() takes an exception or its text (a str), not {type(error).__name__}; "
             "for example explain(err) inside `except Exception as err:`, or explain(str(err))"
         )
-    chain = _chain(error)
-    for raised in chain:
-        found = _lookup(raised)
-        if found is not None:
-            name, known = found
-            return Explanation(
-                error=name,
-                scenario=known.scenario,
-                cause=known.cause,
-                fix=known.fix,
-                topic=known.topic,
-                page=page(known.topic),
-                recognised=True,
-            )
-    names = chain[0].names if chain else []
+    chain = read_error(error)[:_MAX_BLOCKS]
+    # An error whose text says what it is first, the raised one before its causes; then one
+    # known by its class name alone. Pasted text often holds the message only once, in the
+    # cause (JAX's "FilteredStackTrace"), and the raised error as a bare header line.
+    leaked = [_leaked_use(block) for block in chain]
+    found = next(
+        (
+            f
+            for worded in (True, False)
+            for block, was_leaked in zip(chain, leaked, strict=True)
+            if (f := _lookup(block, worded=worded, leaked=was_leaked))
+        ),
+        None,
+    )
+    if found is not None:
+        name, known = found
+        return Explanation(
+            error=name,
+            scenario=known.scenario,
+            cause=known.cause,
+            fix=known.fix,
+            topic=known.topic,
+            page=page(known.topic),
+            recognised=True,
+            url=url(known.topic),
+        )
+    names = chain[0].names if chain else ()
     return Explanation(
         error=names[0] if names else "",
         scenario="",

@@ -1,183 +1,347 @@
 """The JAX errors that :func:`jaxpurity.explain` knows: how to spot each one, and what to say.
 
-This module is data: one :class:`KnownError` per error (and per page that
-explains it), in the order the matcher (:mod:`jaxpurity._explain`) tries them.
-To teach ``explain`` a new error, add an entry here with the page that shows
-it (a topic of :mod:`jaxpurity._pages`) and a test in ``tests/test_explain.py``.
+This module is data: one :class:`KnownError` per error and page, in the order
+the matcher (:mod:`jaxpurity._explain`) tries them; the first that matches
+wins, so an entry with a ``when`` condition comes before the catch-all of its
+class. Each :class:`Wording` is a fixed part of a message as some JAX version
+printed it, with the versions it was seen in: JAX rewords its errors often, and
+people paste messages from every version. To teach ``explain`` a new error,
+add an entry here with the page that shows it (a topic of
+:mod:`jaxpurity._pages`) and a test in ``tests/test_explain.py``.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from jaxpurity._jax_compat import GRAD_VMAP, LOOPS, trace_names, traced_for_names, tracer_names
 
-__all__ = ["DEAD_TRACE", "KNOWN_ERRORS", "TRACED_FUNCTION", "KnownError"]
+__all__ = ["DEAD_TRACE", "KNOWN_ERRORS", "LEAK_ORIGIN", "TRACED_FUNCTION", "KnownError", "Wording"]
 
-# Text that names which transformation a leaked tracer came from, derived from the one
-# table of tracer and trace names (jaxpurity._jax_compat). JAX 0.10.2 says "traced for
-# scan / while_body / while_cond / fori_loop"; JAX 0.4.35 says "traced for scan /
-# while_loop / while_cond" (fori_loop runs as scan or while_loop). The leak checker of
-# JAX 0.10.2 says "... at file.py:3 for scan."; that of 0.4.35 does not name the
-# transformation, so its loop leaks go to the jit page.
-_LOOP = rf"\bfor (?:{'|'.join(traced_for_names(LOOPS))})\b"
-# grad/vjp leak a LinearizeTracer (0.10.2) or JaxprTracer (0.4.35); jvp a JVPTracer;
-# vmap a BatchTracer. The leak checker names the trace: "Leaked trace BatchTrace",
-# "Leaked trace MainTrace(2,JVPTrace)". (DynamicJaxprTracer, from jit, does not match.)
-_GRAD_VMAP = (
-    rf"\bwrapped in an? (?:{'|'.join(tracer_names(GRAD_VMAP))})\b"
-    rf"|\bLeaked trace (?:MainTrace\(\d+, ?)?(?:{'|'.join(trace_names(GRAD_VMAP))})\b"
-)
-_UNEXPECTED_TRACER = r"\bEncountered an unexpected tracer\b"
-_LEAKED_TRACE = r"(?m)^Leaked trace \w"
-# float(), int(), bool() or an index on a tracer: the messages of ConcretizationTypeError
-# and of its subclasses TracerBoolConversionError and TracerIntegerConversionError.
-_CONCRETE = r"\bAbstract tracer value encountered where concrete value is expected\b"
-_BOOL = r"\bAttempted boolean conversion of traced array\b"
-_INDEX = r"\bThe __index__\(\) method was called on traced array\b"
 
-# How to tell such an error on a *leaked* tracer (used after its trace ended) from one
-# inside a trace. JAX 0.4.35 says only where the tracer was made once its trace is over:
-DEAD_TRACE = re.compile(r"\bThis DynamicJaxprTracer was created on line\b")
-# JAX 0.10.2 words both alike: "... while tracing the function f at file.py:3 for jit."
-# There the traceback decides: a leaked tracer is used after the traced function returned,
-# so no frame of it is running (JAX hides only its own frames, so a traced function of
-# JAX's own, such as a jitted jax.numpy function, tells nothing).
-TRACED_FUNCTION = re.compile(
-    r"The error occurred while tracing the function (?P<name>\S+) at (?P<file>.+?):"
-    r"(?P<line>\d+) for "
-)
+@dataclass(frozen=True)
+class Wording:
+    """A fixed part of an error message, and the versions it was seen in.
+
+    Attributes:
+      text: The words, as printed. They are found whatever the whitespace
+        around and inside them (a terminal may have wrapped the line), or,
+        with ``regex``, a regular expression searched in the message with its
+        whitespace collapsed to single spaces.
+      seen: Where the wording was seen: JAX versions, and the source.
+      regex: Whether ``text`` is a regular expression.
+    """
+
+    text: str
+    seen: str
+    regex: bool = False
 
 
 @dataclass(frozen=True)
 class KnownError:
-    """One error that :func:`jaxpurity.explain` recognises: how to spot it, and what to say."""
+    """One error that :func:`jaxpurity.explain` recognises: how to spot it, and what to say.
 
-    error: str  # the exception's class name
-    topic: str  # key of jaxpurity._pages.PAGES
-    patterns: tuple[str, ...]  # regexes that spot the message when the class is unknown
+    Attributes:
+      errors: The class names it is raised as; the first is the one named
+        when the text names none. A name that only JAX uses (not ``TypeError``)
+        recognises the error by itself.
+      topic: The page that explains it (a key of ``jaxpurity._pages.PAGES``).
+      wordings: The wordings that recognise it when its class is not known.
+      when: A regular expression the message must also contain (searched
+        with whitespace collapsed): it tells apart errors of one class.
+      unless: A regular expression the message must not contain.
+      leaked: Only for an error on a leaked tracer, one used after its trace
+        ended (see ``jaxpurity._explain``); such entries are tried first.
+      no_error: Only for text that names no error at all (printed output).
+    """
+
+    errors: tuple[str, ...]
+    topic: str
+    wordings: tuple[Wording, ...]
     scenario: str
     cause: str
     fix: str
-    # A regex the message must also contain; tells apart errors of one class.
-    only_if: str | None = None
-    # Only for an error on a leaked tracer (see _leaked_use); such entries win over the others.
+    when: str | None = None
+    unless: str | None = None
     leaked: bool = False
+    no_error: bool = False
 
 
-# First match wins, so an entry with ``only_if`` comes before the catch-all of its class.
-# jaxpurity's TypeMismatchError is routed by the first line of its message, which names
-# the API or the thing that mismatched ("jaxpurity.switch: the branches ...",
-# "jaxpurity.fori_loop: body_fun output ... init_val", "Stateful(step): the new state ...").
-KNOWN_ERRORS: tuple[KnownError, ...] = (
-    KnownError(
-        error="ConcretizationTypeError",
-        topic="leak_from_loop_body",
-        patterns=(_CONCRETE, _BOOL, _INDEX),
-        only_if=_LOOP,
-        leaked=True,
-        scenario="Code called float(), int() or bool() (or `if`) on a value that a scan, "
-        "while_loop or fori_loop body had saved outside itself (in a list, a global or an "
-        "attribute).",
-        cause="The value is a tracer left over from the body's trace, which has ended: it "
-        "has a shape and a dtype but no value, so it cannot become a Python number. It is "
-        "not a setting that needs to be static.",
-        fix="Return what you need from the body: put it in the carry, or in scan's "
-        "per-step output (`carry, y = body(carry, x)`), and convert the loop's result.",
+def _any(*patterns: str) -> str:
+    return "|".join(f"(?:{p})" for p in patterns)
+
+
+# Where a leaked tracer came from, as the messages say it. Loops: JAX 0.10.2 says "traced
+# for scan / while_body / while_cond / fori_loop"; 0.4.35 "traced for scan / while_loop";
+# the leak checker of 0.10.2 "... at file.py:3 for scan."; older ones only name the
+# function that made the tracer ("created on line scan.py:306 (scan_wrapper)").
+_LOOP = _any(
+    rf"\bfor (?:{'|'.join(traced_for_names(LOOPS))})\b",
+    r"\bcreated on line \S+ \((?:scan|while_loop|fori_loop)\w*\)",
+)
+# grad/vjp make a LinearizeTracer (0.7+) or JVPTracer over a JaxprTracer (before); jvp a
+# JVPTracer; vmap a BatchTracer. New messages say "wrapped in a BatchTracer"; the leak
+# checker "Leaked trace BatchTrace" or "MainTrace(2,JVPTrace)"; tracer reprs before 0.4.36
+# read "Traced<ShapedArray(...)>with<JVPTrace(level=2/1)>". (DynamicJaxprTracer and
+# JaxprTrace, which jit used before omnistaging, do not count.)
+_GRAD_VMAP = _any(
+    rf"\bwrapped in an? (?:{'|'.join(tracer_names(GRAD_VMAP))})\b",
+    r"\bLeaked (?:trace|level|sublevel) (?:MainTrace\(\d+, ?)?"
+    rf"(?:{'|'.join(trace_names(GRAD_VMAP))})\b",
+    r"\bwith<(?:JVPTrace|BatchTrace|LinearizeTrace)\(",
+    r"\b(?:JVPTracer|BatchTracer|LinearizeTracer) (?:with object id \d+ )?was created on line\b",
+)
+# Every pattern here has a fixed start or bounded repeats (\w{0,40}, not \w*), so that no
+# search backtracks over a long run of one character: explain stays linear in its input.
+
+# A cache holds the tracer: functools.lru_cache, or a dict or attribute named like one.
+_CACHE = _any(
+    r"_lru_cache_wrapper", r"\bfunctools\.(?:lru_)?cache\b", r"is referred to by \S*?(?:cache|memo)"
+)
+# The leak checker's chain reaches an attribute of an object: "<Model 1407...>.last".
+_OBJECT_ATTRIBUTE = (
+    r"is referred to by <(?!(?:list|dict|tuple|set|frozenset|function|cell|frame|TracingEqn)\b)"
+    r"\w+ \d+>\.\w"
+)
+
+#: For an error about a leaked tracer, the page by where the tracer came from or is stored,
+#: in the order they are tried: a cache, a loop body, grad/vmap, an object's attribute.
+LEAK_ORIGIN: tuple[tuple[str, str], ...] = (
+    ("memoization_caches", _CACHE),
+    ("leak_from_loop_body", _LOOP),
+    ("leak_from_grad_vmap", _GRAD_VMAP),
+    ("leak_through_self", _OBJECT_ATTRIBUTE),
+)
+
+# How to tell an error on a *leaked* tracer (one used after its trace ended) from one inside
+# a trace. JAX 0.4.35 says where the tracer was made only once its trace is over:
+DEAD_TRACE = r"\bThis DynamicJaxprTracer was created on line\b"
+# JAX 0.10.2 words both alike: "... while tracing the function f at file.py:3 for jit."
+# There the traceback decides: a leaked tracer is used after the traced function returned,
+# so no frame of it is running.
+TRACED_FUNCTION = (
+    r"The error occurred while tracing the function (?P<name>\S+) at (?P<file>\S+?):"
+    r"(?P<line>\d+) for "
+)
+
+_CONCRETE = Wording(
+    "Abstract tracer value encountered where concrete value is expected",
+    "JAX 0.1.6x to 0.12.0.1 (ConcretizationTypeError since 0.2)",
+)
+_BOOL = Wording(
+    "Attempted boolean conversion of traced array",
+    "JAX 0.4.1x to 0.12.0.1 (TracerBoolConversionError; ConcretizationTypeError on some)",
+)
+# Older wordings of bool() on a tracer, as a ConcretizationTypeError.
+_BOOL_OLD = (
+    Wording("The problem arose with the `bool` function", "JAX 0.2.x to 0.4.1x"),
+    Wording(
+        "Abstract tracer value encountered where concrete value is expected (in `bool`)",
+        "JAX 0.1.6x",
     ),
-    KnownError(
-        error="ConcretizationTypeError",
-        topic="global_counter",
-        patterns=(_CONCRETE, _BOOL, _INDEX),
+    Wording("Abstract value passed to `bool`", "JAX 0.1.x"),
+)
+_BOOL_WHEN = r"problem arose with the `bool` function|\(in `bool`\)|Abstract value passed to `bool`"
+_INDEX = Wording(
+    r"The __index__(?:\(\))? method was called on (?:traced array|the JAX Tracer object)",
+    "JAX 0.2.1x to 0.4.1x (on the JAX Tracer object), 0.4.1x to 0.12.0.1 (on traced array)",
+    regex=True,
+)
+_UNEXPECTED = (
+    Wording("Encountered an unexpected tracer", "JAX 0.2.0 to 0.12.0.1 (UnexpectedTracerError)"),
+    Wording("escaped through global state", "JAX 0.2.0 to 0.2.1x"),
+    Wording("to escape the scope of the transformation", "JAX 0.2.2x to 0.12.0.1"),
+)
+_LEAKED_TRACE = (
+    Wording(r"\bLeaked (?:trace|level|sublevel) \w", "leak checker: level 0.2.x, trace 0.3+", True),
+    Wording(
+        r"<\w*Tracer \d+> is referred to by",
+        "the leak checker's reference chain, JAX 0.3.x to 0.12.0.1",
+        regex=True,
+    ),
+)
+
+_LEAK_FIX_LOOP = (
+    "Return what you need from the body: put it in the carry, or in scan's per-step "
+    "output (`carry, y = body(carry, x)`), and read it from the loop's result."
+)
+_LEAK_FIX_GRAD = (
+    "Return the value instead: get side results out of grad with jax.value_and_grad "
+    "or has_aux=True, and return extra outputs from the vmapped function."
+)
+_LEAK_FIX_SELF = (
+    "Keep state out of `self` inside a transformed method: pass it in, return the new "
+    "value, and build the updated object outside (a pytree dataclass, "
+    "dataclasses.replace). In Flax, Haiku or Equinox use their own transforms and state "
+    "APIs (nn.jit, hk.vmap, eqx.filter_jit) rather than raw jax.jit on a module's method."
+)
+_LEAK_FIX_CACHE = (
+    "Do not cache what a traced function computes from its arguments: functools.lru_cache "
+    "and dicts outlive the trace. Cache only values built from static arguments outside "
+    "any trace, or let jit cache the compiled function for you."
+)
+_LEAK_FIX_GLOBAL = (
+    "Make the function pure: pass the state in as an argument and return the new state "
+    "(`count, y = step(count, x)`). jaxpurity.find_leaks(f, x) names the variable that "
+    "holds the tracer and the line that stored it."
+)
+
+
+def _leaked_use(topic: str, where: str, fix: str, when: str | None = None) -> KnownError:
+    return KnownError(
+        errors=(
+            "ConcretizationTypeError",
+            "TracerBoolConversionError",
+            "TracerIntegerConversionError",
+        ),
+        topic=topic,
+        wordings=(_CONCRETE, _BOOL, *_BOOL_OLD, _INDEX),
+        when=when,
         leaked=True,
-        scenario="Code called float(), int() or bool() (or `if`) on a value that a jitted "
-        "function had saved outside itself (in a global, a list or an attribute).",
+        scenario=f"Code called float(), int() or bool() (or `if`) on a value that {where} "
+        "had saved outside itself (in a list, a global or an attribute).",
         cause="The value is a tracer left over from a trace that has ended: it has a shape "
         "and a dtype but no value, so it cannot become a Python number. It is not a "
         "setting that needs to be static.",
-        fix="Return the value from the function instead of storing it, and convert the "
-        "returned array (float(f(x))). jaxpurity.find_leaks(f, x) names the variable that "
-        "holds the tracer and the line that stored it.",
+        fix=fix,
+    )
+
+
+def _unexpected(topic: str, scenario: str, cause: str, fix: str, when: str | None) -> KnownError:
+    return KnownError(
+        errors=("UnexpectedTracerError",),
+        topic=topic,
+        wordings=_UNEXPECTED,
+        when=when,
+        scenario=scenario,
+        cause=cause,
+        fix=fix,
+    )
+
+
+def _leak_checked(topic: str, what: str, fix: str, when: str | None) -> KnownError:
+    return KnownError(
+        errors=("Exception",),
+        topic=topic,
+        wordings=_LEAKED_TRACE,
+        when=when,
+        scenario=f"jax.checking_leaks() (or JAX_CHECK_TRACER_LEAKS) caught {what} keeping a "
+        "reference to one of its tracers.",
+        cause="Something outside the traced code (a list, a global, an attribute, a cache) "
+        "still holds a tracer after JAX finished tracing it; the message's reference "
+        "chain lists what holds it, the last line naming the root.",
+        fix=fix,
+    )
+
+
+_HAIKU = r"inside a Haiku transformed function"
+_FLAX_MIXED = Wording(
+    "Jax transforms and Flax models cannot be mixed", "Flax 0.3 to 0.8 (JaxTransformError)"
+)
+_NNX_TRACE_LEVEL = Wording(
+    r"Cannot (?:mutate|call|update) \w+ from a different trace level",
+    "Flax NNX 0.8+ (TraceContextError)",
+    regex=True,
+)
+
+KNOWN_ERRORS: tuple[KnownError, ...] = (
+    # -- A tracer used after its trace ended, by float(), int(), bool() or `if` ------------
+    _leaked_use("memoization_caches", "a cached function", _LEAK_FIX_CACHE, _CACHE),
+    _leaked_use(
+        "leak_from_loop_body", "a scan, while_loop or fori_loop body", _LEAK_FIX_LOOP, _LOOP
     ),
-    KnownError(
-        error="UnexpectedTracerError",
-        topic="leak_from_loop_body",
-        patterns=(_UNEXPECTED_TRACER,),
-        only_if=_LOOP,
-        scenario="A scan, while_loop or fori_loop body saved a value outside itself "
-        "(in a list, a global or an attribute), and later code used it.",
-        cause="JAX traces a loop body once, with tracers standing in for the carry and the "
+    _leaked_use("leak_from_grad_vmap", "a function under grad or vmap", _LEAK_FIX_GRAD, _GRAD_VMAP),
+    _leaked_use("leak_through_self", "a jitted method", _LEAK_FIX_SELF, _OBJECT_ATTRIBUTE),
+    _leaked_use("global_counter", "a jitted function", _LEAK_FIX_GLOBAL),
+    # -- UnexpectedTracerError: a leaked tracer used later -----------------------------------
+    _unexpected(
+        "leak_through_self",
+        "A JAX transform (jax.jit, jax.vmap, lax.scan, ...) ran inside a Haiku transformed "
+        "function, whose modules keep state between calls.",
+        "Haiku modules store parameters and state in the hk.transform context; a raw JAX "
+        "transform inside it traces that state, and the tracer outlives the transform.",
+        "Use Haiku's own transforms inside modules (hk.jit, hk.vmap, hk.scan, hk.remat) "
+        "instead of jax.* ones, or move the JAX transform outside hk.transform.",
+        _HAIKU,
+    ),
+    _unexpected(
+        "memoization_caches",
+        "A cache (functools.lru_cache, a dict) kept a value computed while tracing, and "
+        "later code used it.",
+        "The cache outlives the trace, so it hands back a tracer that belonged to a trace "
+        "that has ended.",
+        _LEAK_FIX_CACHE,
+        _CACHE,
+    ),
+    _unexpected(
+        "leak_from_loop_body",
+        "A scan, while_loop or fori_loop body saved a value outside itself (in a list, a "
+        "global or an attribute), and later code used it.",
+        "JAX traces a loop body once, with tracers standing in for the carry and the "
         "step's inputs; a tracer stored outside the body outlives that trace and is dead "
         "by the time it is used.",
-        fix="Return what you need from the body: put it in the carry, or in scan's "
-        "per-step output (`carry, y = body(carry, x)`), and read it from the loop's result.",
+        _LEAK_FIX_LOOP,
+        _LOOP,
     ),
-    KnownError(
-        error="UnexpectedTracerError",
-        topic="leak_from_grad_vmap",
-        patterns=(_UNEXPECTED_TRACER,),
-        only_if=_GRAD_VMAP,
-        scenario="A function under jax.grad, jax.vjp, jax.jvp or jax.vmap saved an "
-        "intermediate value outside itself, and later code used it.",
-        cause="grad and vmap call your function with tracers instead of arrays; one stored "
-        "in a global, a list or an attribute outlives the transformation.",
-        fix="Return the value instead: get side results out of grad with "
-        "jax.value_and_grad or has_aux=True, and return extra outputs from the vmapped "
-        "function.",
+    _unexpected(
+        "leak_from_grad_vmap",
+        "A function under jax.grad, jax.vjp, jax.jvp or jax.vmap saved an intermediate "
+        "value outside itself, and later code used it.",
+        "grad and vmap call your function with tracers instead of arrays; one stored in a "
+        "global, a list or an attribute outlives the transformation.",
+        _LEAK_FIX_GRAD,
+        _GRAD_VMAP,
     ),
-    KnownError(
-        error="UnexpectedTracerError",
-        topic="global_counter",
-        patterns=(_UNEXPECTED_TRACER,),
-        scenario="A jitted function stored a value in a global, a list or an attribute "
-        "(a counter, a cache, self.x), and later code used it.",
-        cause="While jit traces a function its values are tracers; a tracer saved outside "
-        "the function outlives the trace, and Python side effects run only once, when "
-        "the function is traced.",
-        fix="Make the function pure: pass the state in as an argument and return the new "
+    _unexpected(
+        "leak_through_self",
+        "A jitted method stored a value on an object (self.x = ...), and later code used it.",
+        "While jit traces a method, its values are tracers; one stored on an object that "
+        "outlives the call is dead once the trace has ended.",
+        _LEAK_FIX_SELF,
+        _OBJECT_ATTRIBUTE,
+    ),
+    _unexpected(
+        "global_counter",
+        "A jitted function stored a value in a global, a list or an attribute (a counter, "
+        "a cache, self.x), and later code used it.",
+        "While jit traces a function its values are tracers; a tracer saved outside the "
+        "function outlives the trace, and Python side effects run only once, when the "
+        "function is traced.",
+        "Make the function pure: pass the state in as an argument and return the new "
         "state (`count, y = step(count, x)`). Wrap the call in `with jax.checking_leaks():` "
         "to be shown the line that leaks.",
+        None,
     ),
-    KnownError(
-        error="Exception",
-        topic="leak_from_loop_body",
-        patterns=(_LEAKED_TRACE,),
-        only_if=_LOOP,
-        scenario="jax.checking_leaks() (or JAX_CHECK_TRACER_LEAKS) caught a scan, "
-        "while_loop or fori_loop body keeping a reference to one of its tracers.",
-        cause="Something outside the loop body (a list, a global, an attribute) still "
-        "holds a tracer after JAX finished tracing the body.",
-        fix="Return what you need from the body through the carry or scan's per-step "
-        "output instead of storing it; the message lists what holds the tracer.",
+    # -- The leak checker (jax.checking_leaks, JAX_CHECK_TRACER_LEAKS) ----------------------
+    _leak_checked(
+        "memoization_caches", "a cache (functools.lru_cache, a dict)", _LEAK_FIX_CACHE, _CACHE
     ),
-    KnownError(
-        error="Exception",
-        topic="leak_from_grad_vmap",
-        patterns=(_LEAKED_TRACE,),
-        only_if=_GRAD_VMAP,
-        scenario="jax.checking_leaks() (or JAX_CHECK_TRACER_LEAKS) caught a function "
-        "under grad, jvp or vmap keeping a reference to one of its tracers.",
-        cause="Something outside the function (a list, a global, an attribute) still "
-        "holds a tracer after the transformation finished.",
-        fix="Return the value instead of storing it (has_aux=True for grad, an extra "
-        "output for vmap); the message lists what holds the tracer.",
+    _leak_checked(
+        "leak_from_loop_body", "a scan, while_loop or fori_loop body", _LEAK_FIX_LOOP, _LOOP
     ),
-    KnownError(
-        error="Exception",
-        topic="global_counter",
-        patterns=(_LEAKED_TRACE,),
-        scenario="jax.checking_leaks() (or JAX_CHECK_TRACER_LEAKS) caught a jitted "
-        "function keeping a reference to one of its tracers.",
-        cause="Something outside the function (a list, a global, an attribute of self) "
-        "still holds a tracer after jit finished tracing it.",
-        fix="Make the function pure: pass state in and return the new state instead of "
-        "storing it; the message lists what holds the tracer.",
+    _leak_checked(
+        "leak_from_grad_vmap", "a function under grad, jvp or vmap", _LEAK_FIX_GRAD, _GRAD_VMAP
     ),
+    _leak_checked("leak_through_self", "an object's attribute", _LEAK_FIX_SELF, _OBJECT_ATTRIBUTE),
+    _leak_checked("global_counter", "a jitted function", _LEAK_FIX_GLOBAL, None),
+    # -- Module state across a transform in Flax -----------------------------------------------
     KnownError(
-        error="TracerBoolConversionError",
+        errors=("JaxTransformError", "TraceContextError"),
+        topic="leak_through_self",
+        wordings=(_FLAX_MIXED, _NNX_TRACE_LEVEL),
+        scenario="A Flax module (or an NNX object) was used across a raw JAX transform: "
+        "jax.jit, jax.vmap or lax.scan around a bound module or its state.",
+        cause="Flax objects hold state that belongs to one trace level; touching or "
+        "mutating it from inside another trace would leak tracers into the object, so Flax "
+        "refuses.",
+        fix="Use Flax's lifted transforms (nn.jit, nn.vmap, nn.scan; nnx.jit, nnx.scan) or "
+        "call the pure apply function (model.apply(variables, x)) inside the JAX transform.",
+    ),
+    # -- Python control flow and conversions on tracers -------------------------------------
+    KnownError(
+        errors=("TracerBoolConversionError",),
         topic="python_control_flow",
-        patterns=(_BOOL,),
+        wordings=(_BOOL,),
         scenario="A jitted function used `if`, `while`, `and`/`or` or `assert` on a value "
         "computed from its arguments.",
         cause="Python needs a real True or False to choose a branch, but under jit the "
@@ -187,158 +351,343 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "it static (static_argnames=...).",
     ),
     KnownError(
-        error="TracerIntegerConversionError",
+        errors=("ConcretizationTypeError",),
         topic="python_control_flow",
-        patterns=(_INDEX,),
+        wordings=_BOOL_OLD,
+        when=_BOOL_WHEN,
+        scenario="A jitted function used `if`, `while`, `and`/`or` or `assert` on a value "
+        "computed from its arguments.",
+        cause="Python needs a real True or False (the `bool` function) to choose a branch, "
+        "but under jit the value is a tracer, which has no value yet.",
+        fix="Choose values with jnp.where, branches with jax.lax.cond or jax.lax.switch, "
+        "and loop with jax.lax.while_loop; if the argument is a setting, not data, mark "
+        "it static (static_argnames=...).",
+    ),
+    KnownError(
+        errors=("TracerIntegerConversionError",),
+        topic="python_control_flow",
+        wordings=(
+            _INDEX,
+            Wording(
+                r"indices must be integers or slices, not \w*Tracer",
+                "JAX 0.2.x (a list indexed with a tracer; Python's own TypeError)",
+                regex=True,
+            ),
+            Wording(
+                r"'\w*Tracer' object cannot be interpreted as an integer",
+                "JAX 0.1.x to 0.2.x (range() or a size from a tracer; Python's own TypeError)",
+                regex=True,
+            ),
+        ),
         scenario="A jitted function used a traced value as a Python int: a list or tuple "
         "index, range(n), or a size.",
-        cause="Python asks the value for an int (`__index__`), but under jit it is a "
-        "tracer with no value yet.",
+        cause="Python asks the value for an int (`__index__`), but under jit it is a tracer "
+        "with no value yet.",
         fix="Index an array instead of a list (jnp.asarray(items)[i]), loop with "
         "jax.lax.fori_loop instead of range(n), or mark the argument static "
         "(static_argnames=...).",
     ),
     KnownError(
-        error="TracerArrayConversionError",
+        errors=("TracerArrayConversionError",),
         topic="python_control_flow",
-        patterns=(
-            r"\bThe numpy\.ndarray conversion method __array__\(\) was called on traced array\b",
+        wordings=(
+            Wording(
+                "The numpy.ndarray conversion method __array__() was called on",
+                "JAX 0.2.1x to 0.12.0.1 (on the JAX Tracer object; since 0.4.1x on traced array)",
+            ),
+            Wording("Tracer can't be used with raw numpy functions", "JAX 0.1.x to 0.2.0"),
         ),
-        scenario="A transformed function passed a traced value to NumPy (np.asarray, "
-        "np.sin, ...) or another library that needs a concrete array.",
-        cause="NumPy needs real numbers, and a tracer cannot become a numpy.ndarray "
-        "while JAX is tracing.",
-        fix="Use jax.numpy instead of numpy inside jit, grad and vmap; run unavoidable "
-        "host code through jax.pure_callback, and print with jax.debug.print.",
+        scenario="A transformed function passed a traced value to NumPy (np.asarray, np.sin, "
+        "...) or another library that needs a concrete array.",
+        cause="NumPy needs real numbers, and a tracer cannot become a numpy.ndarray while "
+        "JAX is tracing.",
+        fix="Use jax.numpy instead of numpy inside jit, grad and vmap; run unavoidable host "
+        "code through jax.pure_callback, and print with jax.debug.print.",
+    ),
+    # -- Sizes, shapes and static arguments ---------------------------------------------------
+    KnownError(
+        errors=("ConcretizationTypeError",),
+        topic="boolean_masks",
+        wordings=(
+            Wording(
+                r"(?:size argument of|arose in) jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)",
+                "JAX 0.2.x to 0.12.0.1 (jnp.nonzero and its callers without size=)",
+                regex=True,
+            ),
+        ),
+        when=r"(?:size argument of|arose in) jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)",
+        scenario="A jitted function called jnp.nonzero, jnp.argwhere, jnp.where(mask) or "
+        "jnp.unique without size=, or indexed with a boolean mask.",
+        cause="The number of results is the number of True entries, which is unknown while "
+        "tracing; jit needs every shape fixed in advance.",
+        fix="Pass a static bound: jnp.nonzero(mask, size=k, fill_value=...); or keep the "
+        "shape fixed with jnp.where(mask, x, 0) and reductions with where=.",
     ),
     KnownError(
-        error="ConcretizationTypeError",
+        errors=("ConcretizationTypeError",),
         topic="static_arguments",
-        patterns=(_CONCRETE,),
-        scenario="A jitted function needed a concrete Python value (a size for "
-        "jnp.arange, a float() or int()) from a traced argument.",
+        wordings=(
+            _CONCRETE,
+            Wording("which requires a concrete value", "JAX 0.1.x (Abstract value passed to ...)"),
+        ),
+        scenario="A jitted function needed a concrete Python value (a size for jnp.arange, "
+        "a float() or int()) from a traced argument.",
         cause="Under jit, arguments are tracers: JAX knows their shape and dtype but not "
         "their value, so anything needed while tracing cannot depend on them.",
         fix="Mark the argument static (jax.jit(f, static_argnames=...)) when it is a "
-        "setting such as a size, or rewrite so that only shapes, not values, decide "
-        "what the code does.",
+        "setting such as a size, or rewrite so that only shapes, not values, decide what "
+        "the code does.",
     ),
     KnownError(
-        error="TypeError",
+        errors=("TypeError",),
         topic="static_arguments",
-        patterns=(r"\bShapes must be 1D sequences of concrete values of integer type\b",),
-        scenario="A jitted function built an array whose shape comes from an argument, "
-        "such as jnp.zeros(n).",
-        cause="jit compiles for fixed shapes, but the size is a traced argument whose "
-        "value is unknown while tracing.",
-        fix="Mark the size argument static: jax.jit(f, static_argnames='n'), so each "
-        "new size compiles once; or pass an array of the right shape instead.",
+        wordings=(
+            Wording(
+                "Shapes must be 1D sequences of concrete values of integer type",
+                "JAX 0.2.x to 0.12.0.1",
+            ),
+            Wording(
+                r"Unexpected type of axis argument: <class '[\w.]*Tracer'>",
+                "JAX 0.2.x (a traced axis)",
+                regex=True,
+            ),
+        ),
+        scenario="A jitted function built an array whose shape (or axis) comes from an "
+        "argument, such as jnp.zeros(n).",
+        cause="jit compiles for fixed shapes, but the size is a traced argument whose value "
+        "is unknown while tracing.",
+        fix="Mark the size argument static: jax.jit(f, static_argnames='n'), so each new "
+        "size compiles once; or pass an array of the right shape instead.",
     ),
     KnownError(
-        error="NonConcreteBooleanIndexError",
+        errors=("ValueError",),
+        topic="static_arguments",
+        wordings=(
+            Wording("Non-hashable static arguments are not supported", "JAX 0.2.x to 0.12.0.1"),
+        ),
+        scenario="A value passed as a static argument of jit (static_argnums or "
+        "static_argnames) cannot be hashed: a list, a dict, an array.",
+        cause="jit looks static arguments up in its compile cache by hash and equality, so "
+        "each must be hashable, and equal values must mean the same program.",
+        fix="Pass a hashable value (a tuple instead of a list, a frozen dataclass), or pass "
+        "arrays as ordinary traced arguments rather than static ones.",
+    ),
+    KnownError(
+        errors=("IndexError", "TypeError"),
+        topic="static_arguments",
+        wordings=(
+            Wording(
+                "Array slice indices must have static start/stop/step",
+                "JAX 0.4.x to 0.12.0.1",
+            ),
+            Wording("Slice entries must be static integers", "JAX 0.2.x to 0.4.x"),
+        ),
+        scenario="A jitted function sliced an array with traced bounds, as in x[i:i + k] "
+        "with i an argument.",
+        cause="A slice's result shape comes from its start and stop, and jit needs every "
+        "shape fixed while tracing, but the bounds are tracers.",
+        fix="Use jax.lax.dynamic_slice(x, (i,), (k,)) with a static size k (and "
+        "lax.dynamic_update_slice to write), or mark the bounds static when they are "
+        "settings.",
+    ),
+    KnownError(
+        errors=("NonConcreteBooleanIndexError",),
         topic="boolean_masks",
-        patterns=(r"\bArray boolean indices must be concrete\b",),
+        wordings=(Wording("Array boolean indices must be concrete", "JAX 0.2.x to 0.12.0.1"),),
         scenario="A jitted function indexed an array with a boolean mask, as in x[x > 0].",
-        cause="The result's length is the number of True entries, which is unknown "
-        "while tracing; jit needs every shape fixed in advance.",
+        cause="The result's length is the number of True entries, which is unknown while "
+        "tracing; jit needs every shape fixed in advance.",
         fix="Keep the shape fixed: jnp.where(mask, x, 0), reductions with where= "
         "(jnp.sum(x, where=mask)), or jnp.nonzero(mask, size=k, fill_value=...) with a "
         "static bound k.",
     ),
     KnownError(
-        error="KeyReuseError",
+        errors=("KeyReuseError",),
         topic="frozen_randomness",
-        patterns=(
-            r"\bPreviously-consumed key passed to\b",
-            r"\bargument \d+ is already consumed\b",
-            r"\bleads to key reuse when repeatedly executed\b",
+        wordings=(
+            Wording("Previously-consumed key passed to", "JAX 0.4.2x to 0.12.0.1"),
+            Wording(r"argument \d+ is already consumed", "JAX 0.4.2x to 0.12.0.1", regex=True),
+            Wording("leads to key reuse when repeatedly executed", "JAX 0.4.2x to 0.12.0.1"),
         ),
         scenario="With key-reuse checking on (jax.debug_key_reuse(True) or the "
         "jax_debug_key_reuse config), a PRNG key was used twice.",
         cause="JAX random numbers are a pure function of the key: reusing a key, also "
         "across the steps of a loop, repeats the same 'random' numbers.",
-        fix="Split before every use: `key, sub = jax.random.split(key)`, draw with sub "
-        "and keep key for later; in loops carry the key and split it every step.",
+        fix="Split before every use: `key, sub = jax.random.split(key)`, draw with sub and "
+        "keep key for later; in loops carry the key and split it every step.",
     ),
+    # -- jaxpurity's own errors: routed by the first line, which names the API -----------
     KnownError(
-        error="TypeMismatchError",
+        errors=("TypeMismatchError",),
         topic="cond_branch_types",
-        patterns=(),
-        only_if=r"\A[^\n]*\b(?:cond|switch|branch|branches)\b",
+        wordings=(),
+        when=r"(?:^|TypeMismatchError: )[^:]*\b(?:cond|switch|branch|branches)\b",
         scenario="jaxpurity's cond or switch found branches that return different types.",
-        cause="cond and switch have one output, so every branch must return the same "
-        "pytree with the same shape and dtype at each leaf; the message lists each "
-        "leaf that differs, by its path.",
+        cause="cond and switch have one output, so every branch must return the same pytree "
+        "with the same shape and dtype at each leaf; the message lists each leaf that "
+        "differs, by its path.",
         fix="Follow the message's 'How to fix' line for each leaf: usually cast with "
-        ".astype(...), write 0.0 rather than 0, or build placeholders with "
-        "jnp.zeros_like.",
+        ".astype(...), or build placeholders with jnp.zeros_like.",
     ),
     KnownError(
-        error="TypeMismatchError",
+        errors=("TypeMismatchError",),
         topic="loop_carry_types",
-        patterns=(),
-        only_if=r"\A[^\n]*\b(?:scan|fori_loop|while_loop|carry|state|init_val)\b",
-        scenario="A loop body or a Stateful step returned a carry (state) of another "
-        "type than the one it was given; jaxpurity checked it.",
-        cause="The carry feeds the next step, so its pytree structure, shapes and "
-        "dtypes must stay the same (under jit, a state that changes type would also "
-        "recompile on every call); the message lists each leaf that changed.",
-        fix="Follow the message's 'How to fix' line for each leaf: usually give the "
-        "initial value its final dtype (jnp.asarray(0, jnp.float32), not 0) or cast "
-        "the update with .astype(init.dtype).",
+        wordings=(),
+        when=r"(?:^|TypeMismatchError: )[^:]*\b(?:scan|fori_loop|while_loop|carry|state|init_val|"
+        r"Stateful)\b",
+        scenario="A loop body or a Stateful step returned a carry (state) of another type "
+        "than the one it was given; jaxpurity checked it.",
+        cause="The carry feeds the next step, so its pytree structure, shapes and dtypes must "
+        "stay the same (under jit, a state that changes type would also recompile on every "
+        "call); the message lists each leaf that changed.",
+        fix="Follow the message's 'How to fix' line for each leaf: give the initial value "
+        "its final dtype (jnp.zeros((), jnp.float32), not 0), and accumulate in a dtype wide "
+        "enough for the sum before casting the result.",
     ),
     KnownError(
-        error="RetraceError",
+        errors=("RetraceError",),
         topic="static_arguments",
-        patterns=(r"\bwas traced \d+ times, more than max_traces=\d+",),
+        wordings=(
+            Wording(r"was traced \d+ times, more than max_traces=\d+", "jaxpurity", regex=True),
+        ),
         scenario="A function wrapped in jaxpurity.count_traces(max_traces=...) was traced "
         "more times than allowed.",
-        cause="jit traces and compiles again whenever an argument's shape, dtype or weak "
-        "type changes, a static argument takes a new value, or a new object is passed as "
-        "a static argument; the message names each argument that changed.",
-        fix="Follow the message's 'To avoid the retrace' line: keep shapes and dtypes "
-        "fixed (pad or bucket), pass arrays rather than Python scalars, and keep static "
-        "arguments to a few values (a number that is data can be passed as an array "
-        "instead; a size or an axis must stay static).",
+        cause="jit traces and compiles again whenever an argument's shape, dtype or weak type "
+        "changes, a static argument takes a new value, or a new object is passed as a static "
+        "argument; the message names each argument that changed.",
+        fix="Follow the message's 'To avoid the retrace' line: keep shapes and dtypes fixed "
+        "(pad or bucket), pass arrays rather than Python scalars, and keep static arguments "
+        "to a few values (a number that is data can be passed as an array instead; a size "
+        "or an axis must stay static).",
     ),
+    # -- Branch and carry types of lax's control flow --------------------------------------------
     KnownError(
-        error="TypeError",
+        errors=("TypeError",),
         topic="cond_branch_types",
-        patterns=(
-            # JAX 0.10.2
-            r"\b(?:cond|switch) branches must have equal output types\b",
-            r"\b(?:cond|switch) branch outputs must have the same pytree structure\b",
-            # JAX 0.4.35
-            r"\btrue_fun and false_fun output must have (?:identical types|same type structure)\b",
-            r"\bbranch \d+ and \d+ outputs must have (?:identical types|same type structure)\b",
+        wordings=(
+            Wording(
+                r"true_fun and false_fun output must have (?:identical types|same type structure)",
+                "JAX 0.1.x to 0.4.3x",
+                regex=True,
+            ),
+            Wording(
+                r"true_fun output (?:and false_fun output )?must have (?:identical types|same "
+                r"type structure)",
+                "JAX 0.4.x and 2025 rewordings",
+                regex=True,
+            ),
+            Wording(
+                r"branch \d+ (?:and \d+ outputs|output) must have (?:identical types|same "
+                r"type structure)",
+                "JAX 0.2.x to 0.4.3x (switch)",
+                regex=True,
+            ),
+            Wording(
+                r"\b(?:cond|switch) branches must have equal output types",
+                "JAX 0.5+ to 0.12.0.1",
+                regex=True,
+            ),
+            Wording(
+                r"\b(?:cond|switch) branch outputs must have the same pytree structure",
+                "JAX 0.5+ to 0.12.0.1",
+                regex=True,
+            ),
         ),
         scenario="jax.lax.cond or jax.lax.switch was given branches that return different types.",
-        cause="cond and switch have one output, so every branch must return the same "
-        "pytree with the same shape and dtype at each leaf: 0 and 0.0, or a float "
-        "and an int32 array, do not match.",
-        fix="Make every branch return the same structure: cast with .astype(...), "
-        "write 0.0 rather than 0, and build placeholders with jnp.zeros_like.",
+        cause="cond and switch have one output, so every branch must return the same pytree "
+        "with the same shape and dtype at each leaf: 0 and 0.0, or a float and an int32 "
+        "array, do not match.",
+        fix="Make every branch return the same structure and dtypes: cast with .astype(...), "
+        "write the dtype explicitly (jnp.zeros((), jnp.float32)) rather than a bare 0, and "
+        "build placeholders with jnp.zeros_like.",
     ),
     KnownError(
-        error="TypeError",
+        errors=("TypeError", "RuntimeError"),
         topic="loop_carry_types",
-        patterns=(r"\b(?:scan|while_loop) body function carry input and carry output must have\b",),
-        scenario="A scan, while_loop or fori_loop body returned a carry whose shape, "
-        "dtype or pytree structure differs from the initial carry.",
-        cause="The carry feeds the next step, so its type must stay fixed; the usual "
-        "trips are an integer start (jnp.int32(0)) updated with floats, or a carry "
-        "that grows.",
-        fix="Start the carry with the type it will have (0.0 or jnp.zeros(shape)), "
-        "cast updates with .astype(init.dtype), and keep the same tuple or dict "
-        "structure.",
+        wordings=(
+            Wording(
+                r"body_fun output and input must have (?:identical types|same type structure)",
+                "JAX 0.1.x to 0.4.3x (while_loop, fori_loop)",
+                regex=True,
+            ),
+            Wording(
+                r"scan carry output and input must have (?:identical types|same type structure)",
+                "JAX 0.1.x to 0.4.1x (scan)",
+                regex=True,
+            ),
+            Wording(
+                r"carry input and carry output must have (?:equal types|the same pytree structure)",
+                "JAX 0.4.1x to 0.12.0.1 (scan, while_loop, fori_loop)",
+                regex=True,
+            ),
+            Wording(
+                r"the input carry component \S+ has type \S+ but the corresponding output carry "
+                r"component has type",
+                "JAX 0.4.1x to 0.12.0.1 (the detail lines)",
+                regex=True,
+            ),
+            Wording(
+                "The parameter of condition and body, the result of the body, and init must "
+                "all have the same shape",
+                "JAX 0.1.x (XLA's RuntimeError for a while_loop carry)",
+            ),
+        ),
+        scenario="A scan, while_loop or fori_loop body returned a carry whose shape, dtype "
+        "or pytree structure differs from the initial carry.",
+        cause="The carry feeds the next step, so its type must stay fixed; the usual trips "
+        "are an integer start (jnp.int32(0)) updated with floats, or a carry that grows.",
+        fix="Start the carry with the dtype it will have, written explicitly "
+        "(jnp.zeros((), jnp.float32) or jnp.zeros(shape, dtype), not a bare 0 or 0.0), cast "
+        "updates with .astype(init.dtype), and keep the same tuple or dict structure.",
     ),
+    # -- Writing into an array ---------------------------------------------------------------------
     KnownError(
-        error="TypeError",
+        errors=("TypeError", "ValueError"),
         topic="inplace_updates",
-        patterns=(r"\bJAX arrays are immutable and do not support in-place item assignment\b",),
+        wordings=(
+            Wording(
+                "JAX arrays are immutable and do not support in-place item assignment",
+                "JAX 0.4.1x to 0.12.0.1",
+            ),
+            Wording(
+                r"(?:DeviceArray|ArrayImpl|Array|\b\w{0,40}Tracer)'>?' object does not support "
+                r"item assignment",
+                "JAX 0.1.x to 0.4.1x (DeviceArray, then ArrayImpl)",
+                regex=True,
+            ),
+            Wording(
+                "assignment destination is read-only",
+                "NumPy, writing into np.asarray() of a JAX array (JAX 0.1.x)",
+            ),
+        ),
         scenario="Code assigned into a JAX array, as in x[i] = v or x[i] += v.",
         cause="JAX arrays are immutable values, so they cannot be changed in place.",
-        fix="Build an updated copy: x = x.at[i].set(v) (or .add, .multiply, .min, "
-        ".max); under jit XLA performs it in place when it can.",
+        fix="Build an updated copy: x = x.at[i].set(v) (or .add, .multiply, .min, .max); "
+        "under jit XLA performs it in place when it can.",
+    ),
+    # -- Printed output that shows a tracer (no error at all) -----------------------------------
+    KnownError(
+        errors=(),
+        topic="print_vs_debug_print",
+        wordings=(
+            Wording(
+                r"Traced<\w{0,40}Array\(",
+                "Traced<ShapedArray(...)>with<...>, JAX 0.1 to 0.4.3x",
+                True,
+            ),
+            Wording(
+                r"\b(?:Jit|Vmap|Grad|JVP|Batch|Linearize)Tracer[(<]",
+                "JitTracer(...), VmapTracer(...), GradTracer<...>, JAX 0.5 to 0.12.0.1",
+                regex=True,
+            ),
+        ),
+        no_error=True,
+        scenario="A print (or logging call) inside a jitted, vmapped or differentiated "
+        "function showed a tracer instead of numbers.",
+        cause="Python's print runs while JAX traces the function, once, when the values are "
+        "tracers (placeholders with a shape and dtype); it does not run when the compiled "
+        "function runs.",
+        fix="Print run-time values with jax.debug.print('x = {}', x) (ordered=True keeps the "
+        "order); or step through eagerly under jax.disable_jit().",
     ),
 )

@@ -10,9 +10,14 @@ and every entry a script. To add a page, add its topic here and its script in
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
-__all__ = ["PAGES", "SECTIONS", "Section", "page", "script", "topic_of"]
+__all__ = ["DOCS_URL", "PAGES", "SECTIONS", "Section", "page", "script", "topic_of", "url"]
+
+#: Where the site is hosted; ``$JAXPURITY_DOCS_URL`` points the links elsewhere (a mirror,
+#: a local build).
+DOCS_URL = "https://jaxpurity.readthedocs.io/en/latest/"
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,19 @@ def page(topic: str) -> str:
       'examples/control_flow/python_control_flow.html'
     """
     return f"examples/{_section(topic)}/{topic}.html"
+
+
+def url(topic: str) -> str:
+    """The full address of the page for ``topic`` on the hosted site.
+
+    The base is ``$JAXPURITY_DOCS_URL`` when it is set, else :data:`DOCS_URL`.
+
+    Example:
+      >>> url("python_control_flow")  # doctest: +ELLIPSIS
+      'https://.../examples/control_flow/python_control_flow.html'
+    """
+    base = os.environ.get("JAXPURITY_DOCS_URL") or DOCS_URL
+    return base.rstrip("/") + "/" + page(topic)
 
 
 def script(topic: str) -> str:

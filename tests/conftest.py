@@ -40,7 +40,16 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+# Doctests that show what only newer Pythons have: BaseException.add_note is Python 3.11+.
+_NEEDS_NOTES = {"jaxpurity._install.install"}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if sys.version_info < (3, 11):
+        no_notes = pytest.mark.skip(reason="exception notes (add_note) need Python 3.11+")
+        for item in items:
+            if item.name in _NEEDS_NOTES:
+                item.add_marker(no_notes)
     if _gpus():
         return
     skip = pytest.mark.skip(reason="needs a GPU, and JAX sees none here")

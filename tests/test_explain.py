@@ -23,7 +23,7 @@ import pytest
 
 import jaxpurity
 import jaxpurity.__main__ as cli
-from jaxpurity._pages import page
+from jaxpurity._pages import page, url
 from jaxpurity._state import Stateful
 from jaxpurity._typediff import TypeMismatchError, check_same_types
 
@@ -296,7 +296,8 @@ def test_explain_maps_live_error_to_its_page(case: str, form: str) -> None:
     assert explanation.scenario and explanation.cause and explanation.fix
     text = str(explanation)
     assert text.startswith(f"Error: {type(exc).__name__}\n")
-    assert text.endswith(f"Read more: {page(topic)}")
+    assert text.endswith(f"Read more: {url(topic)}")
+    assert explanation.url == url(topic) and explanation.url.startswith("https://")
 
 
 def _float_of_jit_leak() -> None:
@@ -515,7 +516,7 @@ def test_cli_explains_a_live_error(how: str) -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stdout == str(jaxpurity.explain(exc)) + "\n"
-    assert f"Read more: {page('python_control_flow')}" in result.stdout
+    assert f"Read more: {url('python_control_flow')}" in result.stdout
 
 
 def test_cli_exits_1_for_an_unknown_error() -> None:
@@ -551,3 +552,49 @@ def test_cli_help_describes_explain(
 ) -> None:
     assert _main_exit_code(argv, "", monkeypatch) == 0
     assert "explain" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("how", ["path", "--file"])
+def test_cli_reads_the_error_from_a_file(how: str, tmp_path: pathlib.Path) -> None:
+    exc = _raised("python_if")
+    log = tmp_path / "ci.log"
+    log.write_text("collecting...\n" + "".join(traceback.format_exception(exc)) + "\n1 failed\n")
+    args = ["explain", str(log)] if how == "path" else ["explain", "--file", str(log)]
+
+    result = _cli(*args)
+
+    assert result.returncode == 0, result.stderr
+    assert f"Read more: {url('python_control_flow')}" in result.stdout
+
+
+def test_cli_names_a_file_it_cannot_read(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    missing = tmp_path / "nope.log"
+    assert _main_exit_code(["explain", "--file", str(missing)], "", monkeypatch) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert _main_exit_code(["explain", "text", "--file", str(missing)], "", monkeypatch) == 2
+
+
+def test_console_script_is_installed_with_the_package() -> None:
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        scripts = distribution("jaxpurity").entry_points.select(group="console_scripts")
+    except PackageNotFoundError:
+        pytest.skip("jaxpurity is imported from the source tree, not installed")
+    (script,) = [ep for ep in scripts if ep.name == "jaxpurity"]
+    assert script.value == "jaxpurity.__main__:console"
+    executable = pathlib.Path(sys.executable).with_name("jaxpurity")
+    assert executable.exists(), f"no {executable}"
+    exc = _raised("python_if")
+    result = subprocess.run(
+        [str(executable), "explain", "-"],
+        input="".join(traceback.format_exception(exc)),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"Read more: {url('python_control_flow')}" in result.stdout

@@ -30,7 +30,9 @@ def test_all_is_sorted_and_complete():
     assert list(jaxpurity.__all__) == sorted(jaxpurity.__all__)
     public = {n for n in vars(jaxpurity) if not n.startswith("_")}
     modules = {n for n in public if inspect.ismodule(getattr(jaxpurity, n))}
-    assert public - modules == set(jaxpurity.__all__)
+    hooks = set(jaxpurity._PROTOCOL_HOOKS)  # for IPython's %load_ext and pytest's -p
+    assert hooks <= public
+    assert public - modules - hooks == set(jaxpurity.__all__)
 
 
 def test_package_ships_py_typed():

@@ -1,0 +1,232 @@
+"""Read an error as people paste it: a traceback, a fragment, a notebook's output, a CI log.
+
+Pasted text arrives with ANSI colours, CRLF line ends, IPython's and pytest's
+decorations, JAX's ``FilteredStackTrace:`` prefixes, lines wrapped by a
+terminal or by Rich, chained tracebacks, and class names in the middle of a
+line. :func:`read_error` turns an exception or such text into
+:class:`ErrorBlock` s, one per error of a chain, the raised one first, each
+with its class names, its text with whitespace collapsed, and its text with
+no whitespace at all (so that a phrase split by any wrapping is still found).
+
+Everything here runs in time linear in the input: no regular expression can
+backtrack over a long run of one character.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import types
+from dataclasses import dataclass
+
+__all__ = ["ErrorBlock", "Frame", "read_error", "squeeze"]
+
+# A frame of a traceback: the file, the function's name, and its first line (None when
+# read from printed text, which shows the line running instead).
+Frame = tuple[str, str, "int | None"]
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+# What tools put in front of each line: pytest's "E   ", a comment's "# ", a quote's "> ",
+# Rich's box borders; and Rich's border at the end of a line.
+_LINE_PREFIX = re.compile(r"(?:E[ \t]+|#+[ \t]?|>[ \t]?|[│┃║|][ \t]?)")
+_BORDERS = "│┃║"
+# The lines that separate the errors of a chain, and start a traceback.
+_CHAIN = re.compile(
+    r"The above exception was the direct cause of the following exception:"
+    r"|During handling of the above exception, another exception occurred:"
+    r"|Traceback \(most recent call last\)"
+)
+# A class name where an error is named: "Name:" or "Name" at the end of a line (a Python
+# traceback, pytest, JAX's "FilteredStackTrace: jax.core.Name: ..."), possibly qualified.
+# Only names that end in Error or Exception count (checked after the match).
+# Found from the end of the name (a fast search for its fixed suffix), then read back.
+_NAME_END = re.compile(r"(?:Error|Exception)(?=:|[ \t]*$)", re.M)
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+# IPython's and Jupyter's header line: "NameError        Traceback (most recent call last)".
+_IPYTHON_HEADER = re.compile(r"[ \t]*([A-Z]\w{0,99})[ \t]+Traceback \(most recent call last\)")
+# JAX's own names anywhere in a line (jax.errors.Name, jax._src.errors.Name, jax.core.Name),
+# and its documentation links (errors.html#jax.errors.Name).
+_JAX_NAME = re.compile(r"jax(?:\._src)?\.(?:errors|core)\.([A-Z]\w{0,99})")
+# A frame line printed by Python: File "path", line 12, in name; and the source line under it.
+_FRAME = re.compile(
+    r'^[ \t]*File "([^"\n]{1,1000})", line \d+, in (\S{1,200})[ \t]*(?:\n([ \t]+\S[^\n]{0,1000}))?',
+    re.M,
+)
+
+
+def squeeze(text: str) -> str:
+    """``text`` with every whitespace character removed: wrapping cannot split a phrase.
+
+    Example:
+      >>> squeeze("Abstract tracer value\\n   encountered")
+      'Abstracttracervalueencountered'
+    """
+    return "".join(text.split())
+
+
+@dataclass(frozen=True)
+class ErrorBlock:
+    """One error of a chain, as found in an exception or in pasted text.
+
+    Attributes:
+      names: The class names the error goes by, the most specific first: its
+        classes for an exception; for text, the names found where an error
+        is named ("Name: message"), last one first, then JAX's qualified
+        names anywhere (``jax.errors.Name``, and its ``errors.html#jax.errors.Name``
+        links).
+      text: The error's text (the message, and for pasted text the whole
+        block), whitespace collapsed to single spaces.
+      squeezed: ``text`` with no whitespace at all.
+      frames: The traceback's frames, or None when no traceback is known.
+      code: For pasted text, the source lines the traceback shows under its
+        frames.
+    """
+
+    names: tuple[str, ...]
+    text: str
+    squeezed: str
+    frames: tuple[Frame, ...] | None
+    code: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        names: list[str],
+        text: str,
+        frames: list[Frame] | None,
+        code: list[str] | None = None,
+    ) -> ErrorBlock:
+        unique = tuple(dict.fromkeys(names))
+        spaced = " ".join(text.split())
+        found = None if frames is None else tuple(frames)
+        return cls(unique, spaced, squeeze(spaced), found, tuple(code or ()))
+
+
+def _clean_line(line: str) -> str:
+    """The line without a tool's prefix (and the indentation before it) or Rich's border."""
+    stripped = line.lstrip(" \t")
+    prefix = _LINE_PREFIX.match(stripped)
+    if prefix is not None:
+        line = stripped[prefix.end() :]
+    trimmed = line.rstrip(" \t")
+    return trimmed[:-1] if trimmed.endswith(tuple(_BORDERS)) else line
+
+
+def _clean(text: str) -> str:
+    """Pasted text without colour codes, CR line ends and the tools' line decorations."""
+    text = _ANSI.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return "\n".join(map(_clean_line, text.split("\n")))
+
+
+def _named(block: str) -> list[str]:
+    """The class names where the block names an error ("Name:"), in order.
+
+    A name may be qualified (``jax.errors.Name``); each is read back from its
+    end over at most 200 characters, so the work is linear in the block.
+    """
+    names = []
+    for end in _NAME_END.finditer(block):
+        start, limit = end.start(), max(0, end.start() - 200)
+        while start > limit and block[start - 1] in _NAME_CHARS:
+            start -= 1
+        name = block[start : end.end()].rsplit(".", 1)[-1]
+        if name[:1].isupper() and (start == 0 or block[start - 1] not in _NAME_CHARS):
+            names.append(name)
+    return names
+
+
+def _text_block(block: str, *, traceback: bool) -> ErrorBlock:
+    header = _IPYTHON_HEADER.match(block)
+    named = [header.group(1)] if header is not None else []
+    named += reversed(_named(block))
+    named += _JAX_NAME.findall(block)
+    named = [n for n in named if n.endswith(("Error", "Exception"))]
+    frames: list[Frame] | None = None
+    code: list[str] = []
+    if traceback:
+        matches = list(_FRAME.finditer(block))
+        frames = [(m.group(1), m.group(2), None) for m in matches]
+        code = [m.group(3).strip() for m in matches if m.group(3)]
+    return ErrorBlock.of(named, block, frames, code)
+
+
+def _exception_frames(tb: types.TracebackType | None) -> list[Frame] | None:
+    if tb is None:
+        return None
+    frames: list[Frame] = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        frames.append((code.co_filename, code.co_name, code.co_firstlineno))
+        tb = tb.tb_next
+    return frames
+
+
+def _stack_frames() -> list[Frame]:
+    """The frames running now, outermost first, as a traceback lists them."""
+    frames: list[Frame] = []
+    frame: types.FrameType | None = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        frames.append((code.co_filename, code.co_name, code.co_firstlineno))
+        frame = frame.f_back
+    return frames[::-1]
+
+
+def _message(error: BaseException) -> str:
+    """``str(error)`` and its notes; never an error, even where ``__str__`` raises."""
+    try:
+        message = str(error)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not break explain
+        message = ""
+    notes = getattr(error, "__notes__", None)
+    if isinstance(notes, (list, tuple)):
+        message = "\n".join([message, *(n for n in notes if isinstance(n, str))])
+    return message
+
+
+def read_error(error: BaseException | str) -> list[ErrorBlock]:
+    """``error`` and the errors it was raised from or during, the raised one first.
+
+    For an exception the chain is ``__cause__`` (or ``__context__`` unless
+    suppressed); an exception that has not been raised yet (no traceback) gets
+    the frames of the code that is making it. For text, each traceback and
+    each "The above exception..." line starts another error, and the last one
+    in the text is the raised one.
+
+    Example:
+      >>> text = '''Traceback (most recent call last):
+      ...   File "train.py", line 3, in <module>
+      ... \\x1b[31mjax.errors.TracerBoolConversionError\\x1b[0m: Attempted boolean
+      ... conversion of traced array'''
+      >>> [block] = read_error(text)
+      >>> block.names, block.frames
+      (('TracerBoolConversionError',), (('train.py', '<module>', None),))
+    """
+    if isinstance(error, str):
+        cleaned = _clean(error)
+        # Each error starts at the start of its line: IPython writes "NameError    Traceback
+        # (most recent call last)", so the class name belongs to the traceback that follows.
+        starts = [0]
+        for m in _CHAIN.finditer(cleaned):
+            starts.append(max(starts[-1], cleaned.rfind("\n", starts[-1], m.start()) + 1))
+        blocks = [cleaned[a:b] for a, b in zip(starts, [*starts[1:], len(cleaned)], strict=True)]
+        found = [
+            _text_block(block, traceback="Traceback (most recent call last)" in block[:300])
+            for block in blocks
+            if block.strip() and not _CHAIN.fullmatch(block.strip())
+        ]
+        return [block for block in reversed(found) if block.text]
+    chain: list[ErrorBlock] = []
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        names = [cls.__name__ for cls in type(current).__mro__]
+        frames = _exception_frames(current.__traceback__)
+        if frames is None and current is error:
+            frames = _stack_frames()
+        chain.append(ErrorBlock.of(names, _message(current), frames))
+        current = current.__cause__ or (
+            None if current.__suppress_context__ else current.__context__
+        )
+    return chain

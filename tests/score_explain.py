@@ -1,0 +1,105 @@
+"""Score jaxpurity.explain on the corpus of real pasted errors (tests/data/pasted_errors_*.json).
+
+Each case is an error message someone pasted into a public issue or Q&A page, with its source,
+and the page of the site that fixes it, labelled from the thread's discussion (``null`` when no
+page covers it; ``unrelated`` when it is not about impure code or tracers at all). Run:
+
+    python tests/score_explain.py                     # the scores on the development corpus
+    python tests/score_explain.py --corpus heldout    # on the held-out corpus
+    python tests/score_explain.py --misses            # and every case explain gets wrong
+
+The development corpus (tests/data/pasted_errors_*.json) is what explain's knowledge was
+checked against while it was written. The held-out corpus (tests/data/heldout/) was collected
+separately, by someone who did not see explain's code or the development corpus, and is only
+scored: a change to explain is never made to pass one of its cases.
+
+In scope: the cases a page covers; a case scores when explain recognises it and names that page.
+Unrelated: explain must recognise none of them. Not covered (a JAX error no page covers):
+reported, not scored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import jaxpurity  # noqa: E402
+
+DATA = ROOT / "tests" / "data"
+
+
+CORPORA = {"dev": "pasted_errors_*.json", "heldout": "heldout/pasted_errors_*.json"}
+
+
+def load_corpus(name: str = "dev") -> list[dict]:
+    """Every case of the corpus ``name`` (``"dev"`` or ``"heldout"``), in file order."""
+    cases = []
+    for path in sorted(DATA.glob(CORPORA[name])):
+        cases += json.loads(path.read_text(encoding="utf-8"))
+    return cases
+
+
+def score(cases: list[dict]) -> dict:
+    """The scores, and the cases explain got wrong, by group."""
+    groups: dict[str, list] = {"in_scope": [], "unrelated": [], "not_covered": []}
+    for case in cases:
+        explanation = jaxpurity.explain(case["text"])
+        if case.get("expected_topic"):
+            ok = explanation.recognised and explanation.topic == case["expected_topic"]
+            groups["in_scope"].append((case, explanation, ok))
+        elif case.get("unrelated"):
+            groups["unrelated"].append((case, explanation, not explanation.recognised))
+        else:
+            groups["not_covered"].append((case, explanation, None))
+    return groups
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="list the cases explain gets wrong")
+    parser.add_argument("--corpus", choices=sorted(CORPORA), default="dev")
+    args = parser.parse_args(argv)
+    cases = load_corpus(args.corpus)
+    start = time.perf_counter()
+    groups = score(cases)
+    seconds = time.perf_counter() - start
+    in_scope, unrelated, not_covered = (
+        groups["in_scope"],
+        groups["unrelated"],
+        groups["not_covered"],
+    )
+    right = sum(ok for _, _, ok in in_scope)
+    recognised = sum(e.recognised for _, e, _ in in_scope)
+    false_alarms = sum(not ok for _, _, ok in unrelated)
+    print(f"{args.corpus} corpus: {len(cases)} real pasted errors ({seconds:.2f} s for all)")
+    print(
+        f"in scope: {right}/{len(in_scope)} right page ({right / len(in_scope):.0%}), "
+        f"{recognised}/{len(in_scope)} recognised"
+    )
+    print(f"unrelated: {false_alarms}/{len(unrelated)} wrongly recognised")
+    print(
+        f"not covered by any page: {sum(e.recognised for _, e, _ in not_covered)}"
+        f"/{len(not_covered)} recognised (not scored)"
+    )
+    if args.misses:
+        for name, rows in groups.items():
+            for case, explanation, ok in rows:
+                if ok is False:
+                    got = explanation.topic if explanation.recognised else "not recognised"
+                    print(
+                        f"  [{name}] {case['id']} ({case['source']}): expected "
+                        f"{case.get('expected_topic')}, got {got}"
+                    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

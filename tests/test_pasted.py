@@ -1,0 +1,100 @@
+"""Tests for jaxpurity/_pasted.py: errors read as people paste them.
+
+The errors are raised live by the installed JAX, then dressed the way tools print them:
+colours, CRLF, IPython headers, pytest lines, wrapping, chaining, a tail with JAX's link.
+"""
+
+from __future__ import annotations
+
+import textwrap
+import traceback
+
+import jax
+import pytest
+
+import jaxpurity
+from jaxpurity._pages import page
+from jaxpurity._pasted import read_error
+
+
+def _raised() -> BaseException:
+    try:
+        jax.jit(lambda x: 1 if x > 0 else 0)(1.0)
+    except jax.errors.TracerBoolConversionError as error:
+        return error
+    raise AssertionError("JAX raised nothing")
+
+
+ERROR = _raised()
+TRACEBACK = "".join(traceback.format_exception(ERROR))
+LINE = f"jax.errors.TracerBoolConversionError: {ERROR}"
+TOPIC = "python_control_flow"
+
+DRESSED = {
+    "ansi colours": "\x1b[0;31m" + LINE.replace(": ", "\x1b[0m: ", 1),
+    "windows line ends": TRACEBACK.replace("\n", "\r\n"),
+    "ipython header": "-" * 75
+    + "\nTracerBoolConversionError                 Traceback (most recent call last)\n"
+    + "Cell In[3], line 1\n----> 1 relu(1.0)\n\n"
+    + LINE,
+    "pytest E lines": "\n".join("E   " + line for line in LINE.splitlines()),
+    "pytest FAILED line": f"FAILED tests/test_model.py::test_relu - {LINE.splitlines()[0]}",
+    "filtered stack trace": f"jax._src.traceback_util.UnfilteredStackTrace: {LINE}",
+    "wrapped at 40 columns": "\n".join(textwrap.wrap(LINE, 40)),
+    "wrapped mid-word": "\n".join(LINE[i : i + 37] for i in range(0, len(LINE), 37)),
+    "rich panel": "\n".join(f"│ {line:<100} │" for line in LINE.splitlines()),
+    "class name mid-line": f"I get this when I run it: {LINE}",
+    "markdown comment": "\n".join("# " + line for line in LINE.splitlines()),
+}
+
+
+@pytest.mark.parametrize("how", DRESSED)
+def test_explain_reads_through_the_way_tools_print_errors(how):
+    explanation = jaxpurity.explain(DRESSED[how])
+    assert (explanation.topic, explanation.page) == (TOPIC, page(TOPIC)), how
+    assert explanation.error == "TracerBoolConversionError", how
+
+
+def test_only_the_tail_with_jax_s_link_is_enough():
+    tail = str(ERROR).splitlines()[-1]
+    assert "errors.html#jax.errors.TracerBoolConversionError" in tail
+    assert jaxpurity.explain(tail).topic == TOPIC
+
+
+def test_a_chained_traceback_is_read_raised_error_first():
+    try:
+        try:
+            jax.jit(lambda x: 1 if x > 0 else 0)(1.0)
+        except Exception as error:
+            raise RuntimeError("while loading the model") from error
+    except RuntimeError as outer:
+        text = "".join(traceback.format_exception(outer))
+    blocks = read_error(text)
+    assert blocks[0].names == ("RuntimeError",)
+    assert "TracerBoolConversionError" in blocks[1].names
+    assert jaxpurity.explain(text).topic == TOPIC
+
+
+def test_a_traceback_gives_its_frames_and_source_lines():
+    (block,) = read_error(TRACEBACK)
+    assert block.frames and all(line is None for _, _, line in block.frames)
+    assert any("jax.jit(lambda x" in code for code in block.code)
+
+
+def test_an_exception_whose_str_raises_is_still_read():
+    class Broken(Exception):
+        def __str__(self):
+            raise RuntimeError("no str for you")
+
+    (block,) = read_error(Broken())
+    assert block.names[0] == "Broken"
+    assert not jaxpurity.explain(Broken()).recognised
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["\n" * 200_000, " " * 500_000, "│" * 200_000, "a" * 500_000, "Error: " * 50_000],
+    ids=["newlines", "spaces", "borders", "one word", "many headers"],
+)
+def test_hostile_input_is_read_without_error(text):
+    assert not jaxpurity.explain(text).recognised
