@@ -35,6 +35,7 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     # docs/sphinxext/
     "error_index",
+    "explain_box",
     "jax_reset",
     "offline_inventories",
     "page_order",

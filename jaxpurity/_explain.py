@@ -20,7 +20,7 @@ from jaxpurity._known_errors import DEAD_TRACE, KNOWN_ERRORS, TRACED_FUNCTION, K
 from jaxpurity._pages import page, url
 from jaxpurity._pasted import ErrorBlock, read_error, squeeze
 
-__all__ = ["Explanation", "explain"]
+__all__ = ["Explanation", "anchor", "distinctive", "explain"]
 
 _WIDTH = 88
 # Only the errors nearest the raised one are read: a chain is short, and a long log of
@@ -65,8 +65,8 @@ class Explanation:
     def __str__(self) -> str:
         if not self.recognised:
             names = {name for k in KNOWN_ERRORS for name in k.errors}
-            by_name = ", ".join(sorted(n for n in names if _distinctive(n)))
-            by_text = " and ".join(sorted(n for n in names if not _distinctive(n)))
+            by_name = ", ".join(sorted(n for n in names if distinctive(n)))
+            by_text = " and ".join(sorted(n for n in names if not distinctive(n)))
             lines = [
                 f"Error: {self.error or 'unknown'}",
                 "Not recognised: jaxpurity.explain has no entry for this error, so it "
@@ -88,7 +88,7 @@ class Explanation:
         return f"{text}\nRead more: {self.url}" if self.recognised else text
 
 
-def _distinctive(name: str) -> bool:
+def distinctive(name: str) -> bool:
     """Whether a class name identifies an error by itself (``TypeError`` does not)."""
     return not hasattr(builtins, name)
 
@@ -102,7 +102,7 @@ _LITERAL_ESCAPES = frozenset("()[]{}.*+?|^$\\/'\"-:<>=!#%&,;@`~ ")
 
 
 @functools.cache
-def _anchor(wording: Wording) -> str:
+def anchor(wording: Wording) -> str:
     r"""Words the message must contain for the wording to be there, without whitespace.
 
     For a regular expression, its longest run of literal characters outside any
@@ -111,7 +111,7 @@ def _anchor(wording: Wording) -> str:
     that may match it.
 
     Example:
-      >>> _anchor(Wording(r"branch \d+ output must have (?:identical|same) types", "", True))
+      >>> anchor(Wording(r"branch \d+ output must have (?:identical|same) types", "", True))
       'outputmusthave'
     """
     if not wording.regex:
@@ -157,8 +157,8 @@ def _anchor(wording: Wording) -> str:
 
 
 def _has(wording: Wording, block: ErrorBlock) -> bool:
-    anchor = _anchor(wording)
-    if anchor and anchor not in block.squeezed:
+    words = anchor(wording)
+    if words and words not in block.squeezed:
         return False
     if wording.regex:
         return _regex(wording.text).search(block.text) is not None
@@ -188,7 +188,7 @@ def _match(entries: list[KnownError], block: ErrorBlock, *, worded: bool) -> Kno
     a class name alone, as in a traceback's header line, is not enough.
     """
     for name in block.names:
-        if _distinctive(name):
+        if distinctive(name):
             for known in entries:
                 if name in known.errors and _holds(known, block):
                     if not worded or _worded(known, block):

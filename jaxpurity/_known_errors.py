@@ -23,6 +23,11 @@ __all__ = ["DEAD_TRACE", "KNOWN_ERRORS", "LEAK_ORIGIN", "TRACED_FUNCTION", "Know
 class Wording:
     """A fixed part of an error message, and the versions it was seen in.
 
+    "git history" means the first and last JAX releases whose source holds the
+    words (``git log -S`` on jax-ml/jax, then ``git tag --contains``); "pasted
+    in" names a public thread where someone pasted it. jax-v0.1.49 is the
+    oldest release tagged in the repository.
+
     Attributes:
       text: The words, as printed. They are found whatever the whitespace
         around and inside them (a terminal may have wrapped the line), or,
@@ -126,37 +131,74 @@ TRACED_FUNCTION = (
 
 _CONCRETE = Wording(
     "Abstract tracer value encountered where concrete value is expected",
-    "JAX 0.1.6x to 0.12.0.1 (ConcretizationTypeError since 0.2)",
+    "JAX 0.1.65 to 0.12.0.1 (git history)",
 )
 _BOOL = Wording(
-    "Attempted boolean conversion of traced array",
-    "JAX 0.4.1x to 0.12.0.1 (TracerBoolConversionError; ConcretizationTypeError on some)",
+    "Attempted boolean conversion of",
+    "JAX 0.4.14 to 0.12.0.1 (git history)",
 )
 # Older wordings of bool() on a tracer, as a ConcretizationTypeError.
 _BOOL_OLD = (
-    Wording("The problem arose with the `bool` function", "JAX 0.2.x to 0.4.1x"),
+    Wording("The problem arose with the `bool` function", "JAX 0.2.10 to 0.4.12 (git history)"),
     Wording(
         "Abstract tracer value encountered where concrete value is expected (in `bool`)",
-        "JAX 0.1.6x",
+        "JAX 0.1.6x: pasted in jax-ml/jax#2833 (2020)",
     ),
-    Wording("Abstract value passed to `bool`", "JAX 0.1.x"),
+    Wording("Abstract value passed to `bool`", "JAX 0.1.49 and older to 0.1.64 (git history)"),
 )
 _BOOL_WHEN = r"problem arose with the `bool` function|\(in `bool`\)|Abstract value passed to `bool`"
 _INDEX = Wording(
     r"The __index__(?:\(\))? method was called on (?:traced array|the JAX Tracer object)",
-    "JAX 0.2.1x to 0.4.1x (on the JAX Tracer object), 0.4.1x to 0.12.0.1 (on traced array)",
+    "JAX 0.2.10 to 0.4.12 (on the JAX Tracer object), 0.4.13 to 0.12.0.1 (on traced array)",
     regex=True,
 )
 _UNEXPECTED = (
-    Wording("Encountered an unexpected tracer", "JAX 0.2.0 to 0.12.0.1 (UnexpectedTracerError)"),
-    Wording("escaped through global state", "JAX 0.2.0 to 0.2.1x"),
-    Wording("to escape the scope of the transformation", "JAX 0.2.2x to 0.12.0.1"),
+    Wording("Encountered an unexpected tracer", "JAX 0.1.60 to 0.12.0.1 (git history)"),
+    Wording(
+        "Perhaps this tracer escaped through global state", "JAX 0.1.60 to 0.2.18 (git history)"
+    ),
+    Wording("to escape the scope of the transformation", "JAX 0.3.17 to 0.12.0.1 (git history)"),
+    Wording(
+        "Encountered unexpected tracer", "JAX 0.1.55 to 0.1.59, an AssertionError (git history)"
+    ),
+    Wording(
+        r"Can't lift (?:sublevels \d+ to \d+|Traced<)",
+        "JAX 0.1.49 and older to 0.4.35 (sublevels), to 0.1.59 (Traced); git history",
+        regex=True,
+    ),
+    Wording("Different traces at same level", "JAX 0.1.49 and older to 0.4.35 (git history)"),
+    Wording(
+        "The tracer that caused this error was created on line", "JAX 0.2.9 to 0.2.18 (git history)"
+    ),
+    Wording(
+        r"The function being traced when the (?:tracer|value) leaked was",
+        "JAX 0.2.9 to 0.2.18 (tracer), 0.2.19 to 0.12.0.1 (value); git history",
+        regex=True,
+    ),
+    Wording(
+        "The leaked intermediate value was created on line", "JAX 0.2.19 to 0.12.0.1 (git history)"
+    ),
+    Wording(
+        "To catch the leak earlier, try setting the environment variable JAX_CHECK_TRACER_LEAKS",
+        "JAX 0.2.9 to 0.12.0.1 (git history)",
+    ),
 )
 _LEAKED_TRACE = (
-    Wording(r"\bLeaked (?:trace|level|sublevel) \w", "leak checker: level 0.2.x, trace 0.3+", True),
+    Wording(
+        r"\bLeaked (?:trace|level|sublevel) \w",
+        "trace: JAX 0.1.49 and older to 0.12.0.1; level: 0.2.19 to 0.2.27; sublevel: 0.1.49 and "
+        "older to 0.2.27 (git history)",
+        regex=True,
+    ),
+    Wording(
+        r"\bThis \w{0,40}Tracer (?:with object id \d+ )?was created on line",
+        "This Tracer: JAX 0.2.28 to 0.3.23; This DynamicJaxprTracer: 0.3.24 to 0.4.35; This "
+        "BatchTracer with object id: 0.3.24 to 0.12.0.1 (git history)",
+        regex=True,
+    ),
     Wording(
         r"<\w*Tracer \d+> is referred to by",
-        "the leak checker's reference chain, JAX 0.3.x to 0.12.0.1",
+        "the leak checker's reference chain: pasted in jax-ml/jax#13022 (2022), and JAX 0.12.0.1",
         regex=True,
     ),
 )
@@ -236,11 +278,11 @@ def _leak_checked(topic: str, what: str, fix: str, when: str | None) -> KnownErr
 
 _HAIKU = r"inside a Haiku transformed function"
 _FLAX_MIXED = Wording(
-    "Jax transforms and Flax models cannot be mixed", "Flax 0.3 to 0.8 (JaxTransformError)"
+    "Jax transforms and Flax models cannot be mixed", "Flax: pasted in google/flax#2887 (2023)"
 )
 _NNX_TRACE_LEVEL = Wording(
     r"Cannot (?:mutate|call|update) \w+ from a different trace level",
-    "Flax NNX 0.8+ (TraceContextError)",
+    "Flax NNX: pasted in google/flax#3997 and #4151 (2024)",
     regex=True,
 )
 
@@ -370,12 +412,12 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
             _INDEX,
             Wording(
                 r"indices must be integers or slices, not \w*Tracer",
-                "JAX 0.2.x (a list indexed with a tracer; Python's own TypeError)",
+                "Python's TypeError for a list indexed with a tracer: pasted in jax-ml/jax#5853",
                 regex=True,
             ),
             Wording(
                 r"'\w*Tracer' object cannot be interpreted as an integer",
-                "JAX 0.1.x to 0.2.x (range() or a size from a tracer; Python's own TypeError)",
+                "Python's own TypeError for range() or a size: pasted in jax-ml/jax#1629 (2019)",
                 regex=True,
             ),
         ),
@@ -393,9 +435,12 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         wordings=(
             Wording(
                 "The numpy.ndarray conversion method __array__() was called on",
-                "JAX 0.2.1x to 0.12.0.1 (on the JAX Tracer object; since 0.4.1x on traced array)",
+                "JAX 0.1.68 to 0.12.0.1 (git history)",
             ),
-            Wording("Tracer can't be used with raw numpy functions", "JAX 0.1.x to 0.2.0"),
+            Wording(
+                "Tracer can't be used with raw numpy functions",
+                "JAX 0.1.49 and older to 0.1.67 (git history)",
+            ),
         ),
         scenario="A transformed function passed a traced value to NumPy (np.asarray, np.sin, "
         "...) or another library that needs a concrete array.",
@@ -410,12 +455,15 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         topic="boolean_masks",
         wordings=(
             Wording(
-                r"(?:size argument of|arose in) jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)",
-                "JAX 0.2.x to 0.12.0.1 (jnp.nonzero and its callers without size=)",
+                r"(?:size argument of|arose in|arose for the \w+ argument of) "
+                r"jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)",
+                "JAX 0.2.1 (arose in), 0.2.13 (size argument of), 0.3.14 (arose for the first "
+                "argument of) to 0.12.0.1; git history",
                 regex=True,
             ),
         ),
-        when=r"(?:size argument of|arose in) jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)",
+        when=r"(?:size argument of|arose in|arose for the \w+ argument of) "
+        r"jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)",
         scenario="A jitted function called jnp.nonzero, jnp.argwhere, jnp.where(mask) or "
         "jnp.unique without size=, or indexed with a boolean mask.",
         cause="The number of results is the number of True entries, which is unknown while "
@@ -424,31 +472,16 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "shape fixed with jnp.where(mask, x, 0) and reductions with where=.",
     ),
     KnownError(
-        errors=("ConcretizationTypeError",),
-        topic="static_arguments",
-        wordings=(
-            _CONCRETE,
-            Wording("which requires a concrete value", "JAX 0.1.x (Abstract value passed to ...)"),
-        ),
-        scenario="A jitted function needed a concrete Python value (a size for jnp.arange, "
-        "a float() or int()) from a traced argument.",
-        cause="Under jit, arguments are tracers: JAX knows their shape and dtype but not "
-        "their value, so anything needed while tracing cannot depend on them.",
-        fix="Mark the argument static (jax.jit(f, static_argnames=...)) when it is a "
-        "setting such as a size, or rewrite so that only shapes, not values, decide what "
-        "the code does.",
-    ),
-    KnownError(
         errors=("TypeError",),
         topic="static_arguments",
         wordings=(
             Wording(
                 "Shapes must be 1D sequences of concrete values of integer type",
-                "JAX 0.2.x to 0.12.0.1",
+                "JAX 0.1.49 and older to 0.12.0.1 (git history)",
             ),
             Wording(
                 r"Unexpected type of axis argument: <class '[\w.]*Tracer'>",
-                "JAX 0.2.x (a traced axis)",
+                "JAX 0.1.49 and older to 0.2.8 (git history)",
                 regex=True,
             ),
         ),
@@ -463,7 +496,15 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         errors=("ValueError",),
         topic="static_arguments",
         wordings=(
-            Wording("Non-hashable static arguments are not supported", "JAX 0.2.x to 0.12.0.1"),
+            Wording(
+                "Non-hashable static arguments are not supported",
+                "JAX 0.2.6 to 0.12.0.1 (git history)",
+            ),
+            Wording(
+                r"Static argument \(index \d+\) of type [^\n]{0,80}? is non-hashable",
+                "JAX 0.2.5, a warning; 0.2.6 on, in the error (git history)",
+                regex=True,
+            ),
         ),
         scenario="A value passed as a static argument of jit (static_argnums or "
         "static_argnames) cannot be hashed: a list, a dict, an array.",
@@ -478,9 +519,9 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         wordings=(
             Wording(
                 "Array slice indices must have static start/stop/step",
-                "JAX 0.4.x to 0.12.0.1",
+                "JAX 0.1.49 and older to 0.12.0.1 (git history)",
             ),
-            Wording("Slice entries must be static integers", "JAX 0.2.x to 0.4.x"),
+            Wording("Slice entries must be static integers", "JAX 0.8.2 to 0.11.0 (git history)"),
         ),
         scenario="A jitted function sliced an array with traced bounds, as in x[i:i + k] "
         "with i an argument.",
@@ -493,7 +534,12 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("NonConcreteBooleanIndexError",),
         topic="boolean_masks",
-        wordings=(Wording("Array boolean indices must be concrete", "JAX 0.2.x to 0.12.0.1"),),
+        wordings=(
+            Wording(
+                "Array boolean indices must be concrete", "JAX 0.1.76 to 0.12.0.1 (git history)"
+            ),
+            Wording("Array boolean indices must be static", "JAX 0.1.49 and older to 0.1.75 (git)"),
+        ),
         scenario="A jitted function indexed an array with a boolean mask, as in x[x > 0].",
         cause="The result's length is the number of True entries, which is unknown while "
         "tracing; jit needs every shape fixed in advance.",
@@ -501,13 +547,54 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "(jnp.sum(x, where=mask)), or jnp.nonzero(mask, size=k, fill_value=...) with a "
         "static bound k.",
     ),
+    # The catch-all of the concretization family, after the errors whose messages carry the
+    # same detail lines ("This concrete value was not available in Python ...").
+    KnownError(
+        errors=("ConcretizationTypeError",),
+        topic="static_arguments",
+        wordings=(
+            _CONCRETE,
+            Wording(
+                "which requires a concrete value", "JAX 0.1.49 and older to 0.1.64 (git history)"
+            ),
+            Wording(
+                "JAX Tracer object cannot be interpreted as a float", "JAX 0.1.63 to 0.1.77 (git)"
+            ),
+            Wording(
+                r"The problem arose with the `(?:int|float|complex)` function",
+                "JAX 0.2.0 to 0.12.0.1 (git history)",
+                regex=True,
+            ),
+            Wording(
+                "concrete value was not available in Python because it depends on",
+                "JAX 0.2.1 to 0.12.0.1 (git history)",
+            ),
+            Wording(
+                "value became a tracer due to JAX operations on these lines",
+                "JAX 0.2.0 to 0.12.0.1 (git history)",
+            ),
+            Wording(
+                "try using `static_argnums` or applying `jit` to smaller subfunctions",
+                "JAX 0.1.58 to 0.12.0.1 (git history)",
+            ),
+        ),
+        scenario="A jitted function needed a concrete Python value (a size for jnp.arange, "
+        "a float() or int()) from a traced argument.",
+        cause="Under jit, arguments are tracers: JAX knows their shape and dtype but not "
+        "their value, so anything needed while tracing cannot depend on them.",
+        fix="Mark the argument static (jax.jit(f, static_argnames=...)) when it is a "
+        "setting such as a size, or rewrite so that only shapes, not values, decide what "
+        "the code does.",
+    ),
     KnownError(
         errors=("KeyReuseError",),
         topic="frozen_randomness",
         wordings=(
-            Wording("Previously-consumed key passed to", "JAX 0.4.2x to 0.12.0.1"),
-            Wording(r"argument \d+ is already consumed", "JAX 0.4.2x to 0.12.0.1", regex=True),
-            Wording("leads to key reuse when repeatedly executed", "JAX 0.4.2x to 0.12.0.1"),
+            Wording("Previously-consumed key passed to", "JAX 0.4.26 to 0.12.0.1 (git history)"),
+            Wording(
+                r"argument \d+ is already consumed", "JAX 0.4.26 to 0.12.0.1 (git)", regex=True
+            ),
+            Wording("leads to key reuse when repeatedly executed", "JAX 0.4.22 to 0.12.0.1 (git)"),
         ),
         scenario="With key-reuse checking on (jax.debug_key_reuse(True) or the "
         "jax_debug_key_reuse config), a PRNG key was used twice.",
@@ -548,7 +635,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         errors=("RetraceError",),
         topic="static_arguments",
         wordings=(
-            Wording(r"was traced \d+ times, more than max_traces=\d+", "jaxpurity", regex=True),
+            Wording(r"was traced \d+ times, more than max_traces=\d+", "jaxpurity 0.1", regex=True),
         ),
         scenario="A function wrapped in jaxpurity.count_traces(max_traces=...) was traced "
         "more times than allowed.",
@@ -566,30 +653,35 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         topic="cond_branch_types",
         wordings=(
             Wording(
-                r"true_fun and false_fun output must have (?:identical types|same type structure)",
-                "JAX 0.1.x to 0.4.3x",
+                r"true_fun and false_fun outputs? must have (?:identical|same) t",
+                "JAX 0.1.49 and older (outputs), 0.1.55 to 0.4.38 (output); git history",
                 regex=True,
             ),
             Wording(
                 r"true_fun output (?:and false_fun output )?must have (?:identical types|same "
                 r"type structure)",
-                "JAX 0.4.x and 2025 rewordings",
+                "JAX 0.5.0 to 0.5.3 (git history)",
                 regex=True,
             ),
             Wording(
-                r"branch \d+ (?:and \d+ outputs|output) must have (?:identical types|same "
-                r"type structure)",
-                "JAX 0.2.x to 0.4.3x (switch)",
+                r"branch \d+ (?:and \d+ outputs|output(?: and branch \d+ output)?) must have "
+                r"(?:identical types|same type structure)",
+                "switch: 0.1.70 to 0.4.38 (branch 0 and 1 outputs), 0.5.0 to 0.5.3; git history",
                 regex=True,
             ),
             Wording(
                 r"\b(?:cond|switch) branches must have equal output types",
-                "JAX 0.5+ to 0.12.0.1",
+                "JAX 0.6.0 to 0.12.0.1 (git history)",
                 regex=True,
             ),
             Wording(
                 r"\b(?:cond|switch) branch outputs must have the same pytree structure",
-                "JAX 0.5+ to 0.12.0.1",
+                "JAX 0.6.0 to 0.12.0.1 (git history)",
+                regex=True,
+            ),
+            Wording(
+                r"but the corresponding output of (?:false_fun|branch \d+) has type",
+                "the detail lines: JAX 0.6.0 to 0.12.0.1 (git history)",
                 regex=True,
             ),
         ),
@@ -607,29 +699,30 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         wordings=(
             Wording(
                 r"body_fun output and input must have (?:identical types|same type structure)",
-                "JAX 0.1.x to 0.4.3x (while_loop, fori_loop)",
+                "while_loop, fori_loop: JAX 0.1.55 to 0.4.31 (git history)",
                 regex=True,
             ),
             Wording(
                 r"scan carry output and input must have (?:identical types|same type structure)",
-                "JAX 0.1.x to 0.4.1x (scan)",
+                "scan: JAX 0.1.49 and older to 0.4.6 (git history)",
                 regex=True,
             ),
             Wording(
                 r"carry input and carry output must have (?:equal types|the same pytree structure)",
-                "JAX 0.4.1x to 0.12.0.1 (scan, while_loop, fori_loop)",
+                "scan, while_loop, fori_loop: JAX 0.4.7 to 0.12.0.1 (git history)",
                 regex=True,
             ),
             Wording(
-                r"the input carry component \S+ has type \S+ but the corresponding output carry "
-                r"component has type",
-                "JAX 0.4.1x to 0.12.0.1 (the detail lines)",
+                r"the input carry (?:component )?\S+ has type \S+ but the corresponding output "
+                r"carry component has type",
+                "the detail lines: JAX 0.4.7 to 0.12.0.1 (git history)",
                 regex=True,
             ),
+            Wording("body_fun output pytree structure must match init_val", "JAX 0.1.49 (git)"),
             Wording(
                 "The parameter of condition and body, the result of the body, and init must "
                 "all have the same shape",
-                "JAX 0.1.x (XLA's RuntimeError for a while_loop carry)",
+                "XLA's RuntimeError for a while_loop carry: pasted in jax-ml/jax#1681 (2019)",
             ),
         ),
         scenario="A scan, while_loop or fori_loop body returned a carry whose shape, dtype "
@@ -647,17 +740,21 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         wordings=(
             Wording(
                 "JAX arrays are immutable and do not support in-place item assignment",
-                "JAX 0.4.1x to 0.12.0.1",
+                "JAX 0.4.35 to 0.12.0.1 (git history)",
             ),
             Wording(
                 r"(?:DeviceArray|ArrayImpl|Array|\b\w{0,40}Tracer)'>?' object does not support "
                 r"item assignment",
-                "JAX 0.1.x to 0.4.1x (DeviceArray, then ArrayImpl)",
+                "JAX 0.1.49 and older to 0.4.34 (DeviceArray, then ArrayImpl; git history)",
                 regex=True,
             ),
             Wording(
+                "JAX 'Tracer' objects do not support item assignment",
+                "JAX 0.1.49 and older to 0.2.19 (git history)",
+            ),
+            Wording(
                 "assignment destination is read-only",
-                "NumPy, writing into np.asarray() of a JAX array (JAX 0.1.x)",
+                "NumPy, writing into np.asarray() of a JAX array: pasted in jax-ml/jax#101 (2018)",
             ),
         ),
         scenario="Code assigned into a JAX array, as in x[i] = v or x[i] += v.",
@@ -671,13 +768,18 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         topic="print_vs_debug_print",
         wordings=(
             Wording(
-                r"Traced<\w{0,40}Array\(",
-                "Traced<ShapedArray(...)>with<...>, JAX 0.1 to 0.4.3x",
-                True,
+                r"Traced<[^<>\n]{1,120}>with<",
+                "Traced<ShapedArray(...)>with<...>: JAX 0.1.49 and older to 0.6.2 (git history)",
+                regex=True,
             ),
             Wording(
-                r"\b(?:Jit|Vmap|Grad|JVP|Batch|Linearize)Tracer[(<]",
-                "JitTracer(...), VmapTracer(...), GradTracer<...>, JAX 0.5 to 0.12.0.1",
+                r"Traced<[^<>\n]{1,120}:\w{1,40}Trace\(",
+                "Traced<ShapedArray(...):JaxprTrace(...)>: pasted in jax-ml/jax#196 (2019)",
+                regex=True,
+            ),
+            Wording(
+                r"\b(?:Jit|Jaxpr|Vmap|Grad|JVP|Batch|Linearize)Tracer[(<]",
+                "JitTracer<...>: 0.7.0 to 0.8.1; JitTracer(...): 0.8.2 to 0.12.0.1 (git history)",
                 regex=True,
             ),
         ),

@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
@@ -529,3 +529,84 @@ def test_downloaded_script_raises_what_the_page_shows(examples, script_runs, pat
     shown = collections.Counter(ERROR_LINE.findall("\n".join(examples[path].outputs)))
     printed = collections.Counter(ERROR_LINE.findall(run.stdout))
     assert printed == shown, f"{path}: page shows {dict(shown)}, script printed {dict(printed)}"
+
+
+# -- The paste box runs explain in the browser ---------------------------------------------------
+
+sys.path.insert(0, str(ROOT / "tests"))
+from score_explain import CORPORA, load_corpus  # noqa: E402
+
+import jaxpurity  # noqa: E402
+
+REAL_ERRORS = [case for name in sorted(CORPORA) for case in load_corpus(name)]
+BOX_PAGES = ["index.html", "errors.html"]
+
+
+def _python_answer(text: str) -> dict:
+    explanation = jaxpurity.explain(text)
+    if not explanation.recognised:
+        return {"recognised": False, "topic": None, "error": explanation.error}
+    return {"recognised": True, "topic": explanation.topic, "error": explanation.error}
+
+
+def test_paste_box_agrees_with_explain_on_every_real_error(page, summary: list[str]):
+    page.goto("index.html")
+    texts = [case["text"] for case in REAL_ERRORS]
+    answers = page.evaluate(
+        """(texts) => texts.map((text) => {
+          const found = window.jaxpurityExplain(text);
+          return {recognised: found.recognised, topic: found.topic || null, error: found.error};
+        })""",
+        texts,
+    )
+    disagree = [
+        f"{case['id']} ({case['source']}): box {box}, explain {python}"
+        for case, box in zip(REAL_ERRORS, answers, strict=True)
+        if box != (python := _python_answer(case["text"]))
+    ]
+    summary.append(f"paste box: {len(texts) - len(disagree)}/{len(texts)} real errors as explain")
+    assert not disagree, "\n".join(disagree)
+
+
+@pytest.mark.parametrize("path", BOX_PAGES)
+def test_paste_box_links_the_page_that_explains_a_pasted_error(page, base_url: str, path: str):
+    cases = [c for c in REAL_ERRORS if c.get("expected_topic")][:: max(1, len(REAL_ERRORS) // 12)]
+    page.goto(path)
+    box = page.locator(".explain-box").first
+    for case in cases:
+        expected = jaxpurity.explain(case["text"])
+        box.locator("textarea").fill(case["text"])
+        box.locator("button").click()
+        result = box.locator(".explain-box-result")
+        if not expected.recognised:
+            assert "Not recognised" in result.inner_text(), case["id"]
+            continue
+        assert expected.scenario in result.inner_text(), case["id"]
+        href = result.locator("a.explain-box-link").get_attribute("href")
+        target = urlsplit(urljoin(base_url + path, href)).path.lstrip("/")
+        assert target == expected.page, f"{case['id']}: box links {target}"
+        assert (SITE / target).is_file(), target
+
+
+def test_paste_box_works_from_the_files_alone_with_no_server(browser):
+    tab = browser.new_page()
+    try:
+        tab.goto((SITE / "errors.html").as_uri())
+        box = tab.locator(".explain-box").first
+        box.locator("textarea").fill(
+            "jax.errors.TracerBoolConversionError: Attempted boolean conversion of traced array"
+        )
+        box.locator("textarea").press("Control+Enter")
+        href = box.locator("a.explain-box-link").get_attribute("href")
+    finally:
+        tab.close()
+    assert href.endswith(page_of("python_control_flow"))
+
+
+def test_paste_box_says_plainly_when_it_does_not_know_an_error(page):
+    page.goto("index.html")
+    box = page.locator(".explain-box").first
+    box.locator("textarea").fill("RuntimeError: RESOURCE_EXHAUSTED: Out of memory")
+    box.locator("button").click()
+    assert "Not recognised" in box.locator(".explain-box-result").inner_text()
+    assert box.locator("label").get_attribute("for") == box.locator("textarea").get_attribute("id")

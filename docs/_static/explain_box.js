@@ -1,0 +1,222 @@
+/* The paste box: jaxpurity.explain in the browser, for pasted text.
+ *
+ * A port of jaxpurity/_pasted.py (read_error, for text) and jaxpurity/_explain.py (the
+ * matcher). The knowledge is window.JAXPURITY_KNOWLEDGE, written at build time from
+ * jaxpurity._known_errors (docs/sphinxext/explain_box.py), so the box and explain() use one
+ * table; tests/e2e/test_explain_box.py checks that both give the same page for every real
+ * error of the corpora. Keep the two in step: a change to the Python matcher comes here too.
+ */
+(function () {
+  "use strict";
+
+  const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]/g;
+  const LINE_PREFIX = /^(?:E[ \t]+|#+[ \t]?|>[ \t]?|[│┃║|][ \t]?)/;
+  const BORDERS = "│┃║";
+  const CHAIN = /The above exception was the direct cause of the following exception:|During handling of the above exception, another exception occurred:|Traceback \(most recent call last\)/g;
+  const CHAIN_WHOLE = new RegExp("^(?:" + CHAIN.source + ")$");
+  const NAME_END = /(?:Error|Exception)(?=:|[ \t]*$)/gm;
+  const NAME_CHAR = /[A-Za-z0-9_.]/;
+  const IPYTHON_HEADER = /^[ \t]*([A-Z]\w{0,99})[ \t]+Traceback \(most recent call last\)/;
+  const JAX_NAME = /jax(?:\._src)?\.(?:errors|core)\.([A-Z]\w{0,99})/g;
+  const FRAME = /^[ \t]*File "([^"\n]{1,1000})", line \d+, in (\S{1,200})[ \t]*(?:\n([ \t]+\S[^\n]{0,1000}))?/gm;
+  const JAX_SOURCE = /(?:^|[/\\])jax[/\\]_src[/\\]/;
+  const MAX_BLOCKS = 16;
+
+  const squeeze = (text) => text.replace(/\s+/g, "");
+  const spaced = (text) => text.split(/\s+/).filter(Boolean).join(" ");
+  const basename = (path) => path.split(/[/\\]/).pop();
+  const regexCache = new Map();
+  const regex = (pattern) => {
+    if (!regexCache.has(pattern)) regexCache.set(pattern, new RegExp(pattern));
+    return regexCache.get(pattern);
+  };
+
+  function cleanLine(line) {
+    const stripped = line.replace(/^[ \t]+/, "");
+    const prefix = LINE_PREFIX.exec(stripped);
+    if (prefix) line = stripped.slice(prefix[0].length);
+    const trimmed = line.replace(/[ \t]+$/, "");
+    return trimmed && BORDERS.includes(trimmed.slice(-1)) ? trimmed.slice(0, -1) : line;
+  }
+
+  function clean(text) {
+    text = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n").replace(ANSI, "");
+    return text.split("\n").map(cleanLine).join("\n");
+  }
+
+  function named(block) {
+    const names = [];
+    for (const end of block.matchAll(NAME_END)) {
+      let start = end.index;
+      const limit = Math.max(0, start - 200);
+      while (start > limit && NAME_CHAR.test(block[start - 1])) start -= 1;
+      const name = block.slice(start, end.index + end[0].length).split(".").pop();
+      const upper = name && name[0] >= "A" && name[0] <= "Z";
+      if (upper && (start === 0 || !NAME_CHAR.test(block[start - 1]))) names.push(name);
+    }
+    return names;
+  }
+
+  function textBlock(block) {
+    const header = IPYTHON_HEADER.exec(block);
+    let names = header ? [header[1]] : [];
+    names = names.concat(named(block).reverse());
+    for (const m of block.matchAll(JAX_NAME)) names.push(m[1]);
+    names = [...new Set(names.filter((n) => n.endsWith("Error") || n.endsWith("Exception")))];
+    let frames = null;
+    const code = [];
+    if (block.slice(0, 300).includes("Traceback (most recent call last)")) {
+      frames = [];
+      for (const m of block.matchAll(FRAME)) {
+        frames.push([m[1], m[2]]);
+        if (m[3]) code.push(m[3].trim());
+      }
+    }
+    const text = spaced(block);
+    return { names, text, squeezed: squeeze(text), frames, code };
+  }
+
+  function readError(text) {
+    const cleaned = clean(text);
+    const starts = [0];
+    for (const m of cleaned.matchAll(CHAIN)) {
+      const previous = starts[starts.length - 1];
+      const newline = cleaned.lastIndexOf("\n", m.index - 1);
+      starts.push(Math.max(previous, newline >= previous ? newline + 1 : previous));
+    }
+    const blocks = [];
+    for (let i = 0; i < starts.length; i++) {
+      const block = cleaned.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : undefined);
+      const stripped = block.trim();
+      if (stripped && !CHAIN_WHOLE.test(stripped)) blocks.push(textBlock(block));
+    }
+    return blocks.reverse().filter((b) => b.text);
+  }
+
+  function make(knowledge) {
+    const distinctive = new Set(knowledge.distinctive);
+    const has = (wording, block) => {
+      if (wording.anchor && !block.squeezed.includes(wording.anchor)) return false;
+      return wording.regex ? regex(wording.text).test(block.text) : true;
+    };
+    const holds = (known, block) => {
+      if (known.no_error && block.names.length) return false;
+      if (known.when !== null && !regex(known.when).test(block.text)) return false;
+      return known.unless === null || !regex(known.unless).test(block.text);
+    };
+    const worded = (known, block) =>
+      known.wordings.length ? known.wordings.some((w) => has(w, block)) : known.when !== null;
+    const match = (entries, block, needWording) => {
+      for (const name of block.names) {
+        if (!distinctive.has(name)) continue;
+        for (const known of entries) {
+          if (known.errors.includes(name) && holds(known, block)) {
+            if (!needWording || worded(known, block)) return known;
+          }
+        }
+      }
+      for (const known of entries) {
+        if (known.wordings.some((w) => has(w, block)) && holds(known, block)) return known;
+      }
+      return null;
+    };
+    const leakedUse = (block) => {
+      if (!block.squeezed.includes("Tracer") && !block.squeezed.includes("tracing")) return false;
+      if (regex(knowledge.dead_trace).test(block.text)) return true;
+      const traced = regex(knowledge.traced_function).exec(block.text);
+      if (!traced || block.frames === null || JAX_SOURCE.test(traced.groups.file)) return false;
+      const file = basename(traced.groups.file);
+      const name = traced.groups.name;
+      const sameFile = block.frames.filter((f) => basename(f[0]) === file);
+      if (!sameFile.length || sameFile.some((f) => f[1] === name)) return false;
+      const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const call = new RegExp("(?<![\\w.])" + escaped + "\\(");
+      return name.startsWith("<") || !block.code.some((line) => call.test(line));
+    };
+    const aboutLeaks = knowledge.entries.filter((k) => k.leaked);
+    const others = knowledge.entries.filter((k) => !k.leaked);
+    const errorName = (block, known) => {
+      for (const name of block.names) if (known.errors.includes(name)) return name;
+      if (block.names.length && !known.no_error) return block.names[0];
+      return known.errors.length ? known.errors[0] : "";
+    };
+    const lookup = (block, needWording, leaked) => {
+      const known = leaked ? match(aboutLeaks, block, needWording) : null;
+      const usual = match(others, block, needWording);
+      if (known === null) return usual === null ? null : [errorName(block, usual), usual];
+      if (block.names.length) return [block.names[0], known];
+      return [(usual || known).errors[0], known];
+    };
+    return function explain(text) {
+      const chain = readError(text).slice(0, MAX_BLOCKS);
+      const leaked = chain.map(leakedUse);
+      for (const needWording of [true, false]) {
+        for (let i = 0; i < chain.length; i++) {
+          const found = lookup(chain[i], needWording, leaked[i]);
+          if (found) return { recognised: true, error: found[0], ...found[1] };
+        }
+      }
+      return { recognised: false, error: chain.length && chain[0].names[0] || "" };
+    };
+  }
+
+  function siteRoot() {
+    const root = document.documentElement.dataset.content_root;
+    if (root !== undefined) return root;
+    const script = document.querySelector('script[src$="explain_box.js"]');
+    return script ? script.getAttribute("src").replace(/_static\/explain_box\.js.*$/, "") : "";
+  }
+
+  function render(result, output) {
+    output.replaceChildren();
+    const paragraph = (label, text) => {
+      const p = document.createElement("p");
+      const strong = document.createElement("strong");
+      strong.textContent = label + " ";
+      p.append(strong, text);
+      output.append(p);
+      return p;
+    };
+    if (!result.recognised) {
+      paragraph(
+        "Not recognised.",
+        "jaxpurity.explain has no entry for this error" +
+          (result.error ? ` (${result.error})` : "") +
+          ", so it cannot say what caused it. The error index below lists every error this site shows.",
+      );
+      return;
+    }
+    paragraph("Error:", result.error);
+    paragraph("Scenario:", result.scenario);
+    paragraph("Cause:", result.cause);
+    paragraph("Fix:", result.fix);
+    const link = document.createElement("a");
+    link.href = siteRoot() + result.page;
+    link.className = "explain-box-link";
+    link.textContent = result.page;
+    paragraph("Read more:", "").append(link);
+  }
+
+  const explain = window.JAXPURITY_KNOWLEDGE ? make(window.JAXPURITY_KNOWLEDGE) : null;
+  window.jaxpurityExplain = explain; // for the end-to-end tests and the curious
+
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const box of document.querySelectorAll(".explain-box")) {
+      const text = box.querySelector(".explain-box-text");
+      const output = box.querySelector(".explain-box-result");
+      const run = () => {
+        if (!explain) {
+          output.textContent = "The knowledge of jaxpurity.explain did not load.";
+        } else if (text.value.trim()) {
+          render(explain(text.value), output);
+        } else {
+          output.textContent = "Paste an error first.";
+        }
+      };
+      box.querySelector(".explain-box-button").addEventListener("click", run);
+      text.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) run();
+      });
+    }
+  });
+})();

@@ -1,0 +1,107 @@
+"""The paste box: a reader pastes an error and gets the page that explains it, in the browser.
+
+The box (``.. explain-box::``) runs ``_static/explain_box.js``, a port of
+:func:`jaxpurity.explain` that reads its knowledge from ``known_errors.js``,
+which this extension writes at build time from ``jaxpurity._known_errors``:
+the site and ``explain`` share one table, and ``tests/e2e`` checks that they
+give the same answer on every real error of the corpora. It works offline
+(no fetch, no server): the knowledge is a script the page loads.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from docutils.parsers.rst import Directive
+from sphinx.application import Sphinx
+
+from jaxpurity._explain import anchor, distinctive
+from jaxpurity._known_errors import DEAD_TRACE, KNOWN_ERRORS, TRACED_FUNCTION
+from jaxpurity._pages import page
+
+_BOX = """\
+<form class="explain-box" role="search" aria-label="Explain a JAX error" onsubmit="return false">
+  <label for="{id}-text">Paste a JAX error (a whole traceback, or only a few lines of it):</label>
+  <textarea id="{id}-text" class="explain-box-text" rows="7" spellcheck="false"
+    placeholder="jax.errors.TracerBoolConversionError: Attempted boolean conversion ..."
+  ></textarea>
+  <button type="button" class="explain-box-button">Explain this error</button>
+  <div class="explain-box-result" role="status" aria-live="polite"></div>
+</form>
+"""
+
+
+def _js_regex(pattern: str) -> str:
+    """A Python regular expression in JavaScript's syntax (named groups differ)."""
+    return re.sub(r"\(\?P<(\w+)>", r"(?<\1>", pattern)
+
+
+def knowledge() -> dict[str, Any]:
+    """What the box needs of ``explain``'s knowledge, as plain data."""
+    entries = []
+    for known in KNOWN_ERRORS:
+        entries.append(
+            {
+                "errors": list(known.errors),
+                "topic": known.topic,
+                "page": page(known.topic),
+                "wordings": [
+                    {
+                        "text": _js_regex(w.text) if w.regex else w.text,
+                        "regex": w.regex,
+                        "anchor": anchor(w),
+                    }
+                    for w in known.wordings
+                ],
+                "when": None if known.when is None else _js_regex(known.when),
+                "unless": None if known.unless is None else _js_regex(known.unless),
+                "leaked": known.leaked,
+                "no_error": known.no_error,
+                "scenario": known.scenario,
+                "cause": known.cause,
+                "fix": known.fix,
+            }
+        )
+    names = {name for known in KNOWN_ERRORS for name in known.errors}
+    return {
+        "entries": entries,
+        "distinctive": sorted(n for n in names if distinctive(n)),
+        "dead_trace": _js_regex(DEAD_TRACE),
+        "traced_function": _js_regex(TRACED_FUNCTION),
+    }
+
+
+def write_knowledge(app: Sphinx) -> None:
+    """Write ``_static/known_errors.js`` into the build (after the static files are copied)."""
+    static = Path(app.outdir) / "_static"
+    static.mkdir(parents=True, exist_ok=True)
+    text = "window.JAXPURITY_KNOWLEDGE = " + json.dumps(knowledge(), indent=1) + ";\n"
+    (static / "known_errors.js").write_text(text, encoding="utf-8")
+
+
+class ExplainBox(Directive):
+    """``.. explain-box::``: the paste box, here on the page."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        env = self.state.document.settings.env
+        box_id = f"explain-box-{env.new_serialno('explain-box')}"
+        return [nodes.raw("", _BOX.format(id=box_id), format="html")]
+
+
+def _on_build_finished(app: Sphinx, exception: Exception | None) -> None:
+    if exception is None and app.builder.format == "html":
+        write_knowledge(app)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("explain-box", ExplainBox)
+    app.add_js_file("known_errors.js")
+    app.add_js_file("explain_box.js")
+    app.connect("build-finished", _on_build_finished)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
