@@ -12,7 +12,8 @@ from jaxpurity._install import load_ipython_extension as load_ipython_extension
 from jaxpurity._install import pytest_runtest_logreport as pytest_runtest_logreport
 from jaxpurity._install import unload_ipython_extension as unload_ipython_extension
 from jaxpurity._leaks import Leak, find_leaks
-from jaxpurity._purity import Problem, PurityReport, check_pure
+from jaxpurity._problems import Problem, PurityReport
+from jaxpurity._purity import check_pure
 from jaxpurity._state import Stateful, dataclass, static_field
 from jaxpurity._traces import RetraceError, count_traces
 from jaxpurity._typediff import TypeMismatchError

@@ -9,9 +9,11 @@ import os
 import re
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import jax
 
@@ -207,6 +209,45 @@ class Printed:
         return self.text.splitlines()
 
 
+# One capture of sys.stdout at a time: two threads that each replaced sys.stdout and put
+# back what they found would leave it replaced.
+_STDOUT = threading.RLock()
+
+
+class _ThreadOutput(io.TextIOBase):
+    """sys.stdout for one thread's writes to go to a buffer, and every other thread's on."""
+
+    def __init__(self, owner: int, buffer: io.StringIO, others: Any) -> None:
+        self.owner, self.buffer, self.others = owner, buffer, others
+
+    def write(self, text: str) -> int:
+        target = self.buffer if threading.get_ident() == self.owner else self.others
+        return int(target.write(text) or 0)
+
+    def flush(self) -> None:
+        self.others.flush()
+
+
+@contextlib.contextmanager
+def this_thread_output() -> Iterator[Printed]:
+    """Collect what this thread prints in the block; other threads print as usual.
+
+    For Python's ``print`` in code that this thread runs (a function being
+    traced); :func:`printed` also collects JAX's callbacks, which print from
+    threads of their own.
+    """
+    out = Printed()
+    buffer = io.StringIO()
+    with _STDOUT:
+        saved = sys.stdout
+        sys.stdout = _ThreadOutput(threading.get_ident(), buffer, saved)
+        try:
+            yield out
+        finally:
+            sys.stdout = saved
+            out.text = buffer.getvalue()
+
+
 @contextlib.contextmanager
 def printed(*, echo: bool = True) -> Iterator[Printed]:
     """Collect what the block prints, :func:`jax.debug.print` output included.
@@ -216,6 +257,8 @@ def printed(*, echo: bool = True) -> Iterator[Printed]:
     :func:`jax.effects_barrier`, so that everything it started has printed.
     Use it to count or check what a function prints at trace time and at run
     time. If the block raises, what it printed is shown and the error goes on.
+    One block collects at a time, process-wide: a block in another thread
+    waits for this one to end.
 
     Args:
       echo: Print the collected text when the block ends, so that it is still
@@ -240,7 +283,7 @@ def printed(*, echo: bool = True) -> Iterator[Printed]:
     out = Printed()
     buffer = io.StringIO()
     try:
-        with contextlib.redirect_stdout(buffer):
+        with _STDOUT, contextlib.redirect_stdout(buffer):
             yield out
             jax.effects_barrier()  # wait for every callback the block started
     except BaseException:

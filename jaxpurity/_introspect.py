@@ -24,6 +24,7 @@ __all__ = [
     "cell_value",
     "code_names",
     "is_user_code",
+    "is_user_object",
     "named_arguments",
     "qualname",
     "scope_functions",
@@ -252,6 +253,20 @@ def is_user_code(obj: Any) -> bool:
     return top not in {"jax", "jaxlib", "numpy", "jaxpurity"} and (
         top not in sys.stdlib_module_names
     )
+
+
+def is_user_object(value: Any) -> bool:
+    """Whether ``value`` is an instance of the user's own class: its attributes are user state.
+
+    Example:
+      >>> class Model:
+      ...     __module__ = "my_project.models"  # as if defined there (not in jaxpurity)
+      >>> is_user_object(Model()), is_user_object(Model), is_user_object([])
+      (True, False, False)
+    """
+    if isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType)):
+        return False
+    return is_user_code(type(value))
 
 
 def scope_functions(fn: Callable[..., Any]) -> list[types.FunctionType]:

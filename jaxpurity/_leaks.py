@@ -12,12 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from jaxpurity._introspect import named_arguments, qualname, strip_jit
+from jaxpurity._guard import ONE_CHECK_AT_A_TIME, require_plain_python, state_snapshot
+from jaxpurity._introspect import named_arguments, qualname
 from jaxpurity._jax_compat import transformation_of
 from jaxpurity._leaftypes import describe_leaf
 from jaxpurity._locate import Locator, Place
 from jaxpurity._source import store_line
-from jaxpurity._tracing import SplitCall, trace_once
+from jaxpurity._tracing import JitCall, SplitCall, trace_once
 
 __all__ = ["Leak", "find_leaks", "trace_finding_leaks"]
 
@@ -56,22 +57,23 @@ class Leak:
 
 
 def trace_finding_leaks(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    target: Callable[..., Any], call: JitCall
 ) -> tuple[Any, SplitCall, list[Leak]]:
-    """Trace ``fn`` once with :func:`jax.jit` (:func:`trace_once`), and find its leaks.
+    """Trace ``target`` on ``call``'s arguments once, as jit would, and find its leaks.
+
+    ``target`` is ``call.body``, or a function that wraps it
+    (:func:`functools.wraps`).
 
     Returns:
       The ``jax.stages.Traced`` of the traced call, the split call (to run
       it), and the leaks.
     """
-    target = strip_jit(fn)
-    call = SplitCall.of(args, kwargs)
-    traced, escaped = trace_once(target, call)
-    locator = Locator(target, named_arguments(target, args, kwargs))
+    traced, escaped, split = trace_once(target, call.split())
+    locator = Locator(target, named_arguments(target, call.args, call.kwargs))
     name = qualname(target)
     leaks = [_leak(name, tracer, place, locator) for tracer, place in locator.locate(escaped)]
     del escaped
-    return traced, call, leaks
+    return traced, split, leaks
 
 
 def _leak(function: str, tracer: Any, place: Place, locator: Locator) -> Leak:
@@ -142,4 +144,11 @@ def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
       >>> find_leaks(lambda x: x * 2, jnp.ones(3))
       []
     """
-    return trace_finding_leaks(fn, args, kwargs)[2]
+    require_plain_python(fn, args, kwargs, "find_leaks")
+    call = JitCall.of(fn, args, kwargs)
+    with ONE_CHECK_AT_A_TIME:
+        scope = state_snapshot(call)
+        try:
+            return trace_finding_leaks(call.body, call)[2]
+        finally:
+            scope.restore()  # no tracer is left where the caller can reach it

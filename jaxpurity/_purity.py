@@ -4,82 +4,49 @@ from __future__ import annotations
 
 import collections
 import functools
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import jax
 
-from jaxpurity._capture import printed
-from jaxpurity._introspect import qualname, strip_jit
+from jaxpurity._capture import printed, this_thread_output
+from jaxpurity._guard import (
+    ONE_CHECK_AT_A_TIME,
+    argument_roots,
+    require_plain_python,
+    state_snapshot,
+)
+from jaxpurity._introspect import qualname
 from jaxpurity._jax_compat import (
-    GRAD_VMAP,
-    LOOPS,
     has_compiled,
     is_jit_wrapper,
     jit_cache_misses,
+    leak_checker_off,
+    unused_callbacks,
 )
-from jaxpurity._leaks import Leak, trace_finding_leaks
-from jaxpurity._naming import LRU_CACHE
+from jaxpurity._leaks import trace_finding_leaks
 from jaxpurity._outcomes import Outcome, agree, run
-from jaxpurity._pages import page
+from jaxpurity._problems import (
+    Problem,
+    PurityReport,
+    dropped_callback_problem,
+    leak_problem,
+    lost_mutation_problem,
+    mismatch_problem,
+    print_problem,
+    random_problem,
+    read_problem,
+    stale_cache_problem,
+    stale_program_problem,
+    state_problem,
+)
 from jaxpurity._restore import Restored, new_ref_arrays, random_generators
-from jaxpurity._tracing import SplitCall, uncached_tracing
-from jaxpurity._watch import Watch, short, watch_state
+from jaxpurity._snapshot import Snapshot
+from jaxpurity._trace_reads import outside_reads, settings_read
+from jaxpurity._tracing import JitCall, SplitCall, uncached_tracing
+from jaxpurity._watch import watch_state
 
 __all__ = ["Problem", "PurityReport", "check_pure"]
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One impurity that :func:`check_pure` found.
-
-    Attributes:
-      kind: A short name: ``"leaked-tracer"``, ``"global-assignment"``,
-        ``"closure-assignment"``, ``"container-mutation"``,
-        ``"argument-mutation"``, ``"trace-time-print"``,
-        ``"frozen-randomness"``, ``"jit-eager-mismatch"`` or ``"stale-result"``.
-      message: What happened and how to fix it, in plain words.
-      page: The site path of the gallery page that explains it.
-    """
-
-    kind: str
-    message: str
-    page: str
-
-    def __str__(self) -> str:
-        return f"[{self.kind}] {self.message}\n  See {self.page}."
-
-
-@dataclass(frozen=True)
-class PurityReport:
-    """What :func:`check_pure` found.
-
-    Attributes:
-      function: The checked function's name.
-      problems: Every :class:`Problem` found, in a fixed order of kinds.
-      traces: How many times the function's Python body ran under a trace.
-      runs: How many times it ran eagerly (without a trace).
-    """
-
-    function: str
-    problems: list[Problem] = field(default_factory=list)
-    traces: int = 0
-    runs: int = 0
-
-    @property
-    def ok(self) -> bool:
-        """True when no problem was found."""
-        return not self.problems
-
-    def __str__(self) -> str:
-        ran = f"traced {self.traces} times, run eagerly {self.runs} time(s)"
-        if self.ok:
-            return f"check_pure(`{self.function}`): no impurity found ({ran})."
-        head = f"check_pure(`{self.function}`): {len(self.problems)} problem(s) ({ran}):"
-        body = [f"{i}. " + str(p).replace("\n", "\n   ") for i, p in enumerate(self.problems, 1)]
-        return "\n".join([head, *body])
 
 
 # ----------------------------------------------------------------- the check
@@ -184,7 +151,21 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
       >>> check_pure(lambda x: jnp.sin(x) * 2, jnp.ones(2)).ok
       True
     """  # noqa: E501
-    target = strip_jit(fn)
+    require_plain_python(fn, args, kwargs, "check_pure")
+    call = JitCall.of(fn, args, kwargs)
+    with ONE_CHECK_AT_A_TIME, leak_checker_off(), jax.disable_jit(False):
+        scope = state_snapshot(call)
+        try:
+            return _check(fn, args, kwargs, call)
+        finally:
+            scope.restore()
+
+
+def _check(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], call: JitCall
+) -> PurityReport:
+    """The check itself; the caller puts every global, closure and argument back after it."""
+    target = call.body
     name = qualname(target)
     counts = collections.Counter[str]()
     stage = ["trace"]
@@ -194,77 +175,95 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
         counts[stage[0]] += 1
         return target(*a, **k)
 
-    watches = watch_state(target, args, kwargs)
+    # Every run gets the same inputs: what one run writes into an argument is put back
+    # before the next. Globals and closures keep what the runs do to them, as a program's.
+    inputs = Snapshot(argument_roots(target, call.args, call.kwargs), [])
+    watches = watch_state(target, call.args, call.kwargs)
     rngs = random_generators(target)
-    restored = rngs + new_ref_arrays(target, args, kwargs)
+    restored = rngs + new_ref_arrays(target, call.args, call.kwargs)
+    reads = settings_read(target, call.args, call.kwargs)
     try:
-        with printed(echo=False) as trace_output:
-            traced, call, leaks = trace_finding_leaks(counted, args, kwargs)
+        with this_thread_output() as trace_output, outside_reads() as outside:
+            traced, split, leaks = trace_finding_leaks(counted, call)
         changes = [(w, w.change()) for w in watches]
         moved = [r for r in rngs if r.moved()]
+        dropped = unused_callbacks(traced.jaxpr)
+        inputs.restore()
         with printed(echo=False):
-            program = traced.lower().compile()
-            first = _run_after_reset(restored, lambda: program(*call.args, **call.kwargs))
+            program, split = _compiled(traced, split, counted)
+            first = _run_after_reset(restored, lambda: program(*split.args, **split.kwargs))
+            inputs.restore()
             stage[0] = "run"
-            eager = _run_after_reset(restored, lambda: counted(*args, **kwargs))
+            eager = _run_after_reset(restored, lambda: counted(*call.args, **call.kwargs))
+            eager_effects = inputs.changes()
+            inputs.restore()
             stage[0] = "trace"
-            fresh = _run_after_reset(restored, lambda: _freshrun(call.traceable(counted), call))
+            fresh = _run_after_reset(restored, lambda: _fresh_run(split.traceable(counted), split))
+            jit_effects = inputs.changes()
+            inputs.restore()
             # Numbers drawn at trace time differ from trace to trace: frozen-randomness.
             cached = None if moved else _run_cached(fn, args, kwargs, restored, counts)
+            inputs.restore()
     finally:
         for r in restored:
             r.reset()
 
-    problems = [_leak_problem(leak) for leak in leaks]
+    problems = [leak_problem(leak) for leak in leaks]
     state_changed = False
     for w, change in changes:
         if change is not None:
-            problems.append(_state_problem(name, w, change))
+            problems.append(state_problem(name, w, change))
             state_changed = True
     if trace_output.text:
-        problems.append(_print_problem(name, trace_output.text))
-    problems += [_random_problem(name, r) for r in moved]
+        problems.append(print_problem(name, trace_output.text))
+    problems += [random_problem(name, r) for r in moved]
+    changed_by_jit = {(c.root, c.path) for c in jit_effects}
+    for c in eager_effects:
+        if (c.root, c.path) not in changed_by_jit:
+            problems.append(lost_mutation_problem(name, c.root, c.path, c.before, c.after))
+            state_changed = True
+    problems += [dropped_callback_problem(name, p, n) for p, n in sorted(dropped.items())]
+    found_reads = [*outside, *reads]
+    problems += [
+        read_problem(name, r.label, r.value, r.severity, r.why)
+        for r in found_reads
+        if r.severity == "error"
+    ]
+    warnings = [
+        read_problem(name, r.label, r.value, r.severity, r.why)
+        for r in found_reads
+        if r.severity != "error"
+    ]
     cause = (
         " The state changes listed above are the likely cause: each call saw different state."
         if state_changed or leaks
         else ""
     )
     if not agree(eager, fresh):
-        problems.append(
-            Problem(
-                "jit-eager-mismatch",
-                f"`{name}` gives different results under jit and eagerly on the same inputs: "
-                f"eagerly it {eager}, but jax.jit({name}) {fresh}. Something in it depends on "
-                f"Python state or on whether it is traced.{cause}",
-                page("global_config"),
-            )
-        )
+        problems.append(mismatch_problem(name, eager, fresh, cause))
     if cached is not None and not agree(cached, fresh):
-        problems.append(
-            Problem(
-                "stale-result",
-                f"`{name}` under jit answers from a stale program: called as you jitted it, it "
-                f"ran the program its jit cache holds for these argument types and {cached}, "
-                f"but a fresh trace now {fresh}. That program was traced when the Python state "
-                "it reads (a global, a closure variable, a setting) had other values; jit "
-                "reuses it as long as the argument types stay the same. Pass such values in as "
-                "arguments (static_argnames for those that choose which code runs), or call "
-                f"the jitted function's clear_cache() after changing them.{cause}",
-                page("global_config"),
-            )
-        )
+        problems.append(stale_cache_problem(name, cached, fresh, cause))
     elif not agree(first, fresh):
-        problems.append(
-            Problem(
-                "stale-result",
-                f"`{name}`'s compiled result goes stale: calling the program compiled from its "
-                f"first trace again {first}, but a fresh trace now {fresh}. jit reuses the first "
-                "trace as long as the argument types stay the same, so it keeps answering with "
-                f"values read at trace time. Pass such values in as arguments.{cause}",
-                page("global_config"),
-            )
-        )
-    return PurityReport(name, problems, traces=counts["trace"], runs=counts["run"])
+        problems.append(stale_program_problem(name, first, fresh, cause))
+    return PurityReport(
+        name, problems, traces=counts["trace"], runs=counts["run"], warnings=warnings
+    )
+
+
+def _compiled(traced: Any, split: SplitCall, fn: Callable[..., Any]) -> tuple[Any, SplitCall]:
+    """The program of the watched trace, compiled, and the split call it takes.
+
+    Lowering describes the arguments by rebuilding their pytrees from
+    placeholders; where that fails (an unflatten that runs code), the call is
+    traced once more with its leaves passed flat, and that program is used.
+    """
+    try:
+        return traced.lower().compile(), split
+    except Exception:  # noqa: BLE001 - a pytree whose unflatten cannot take placeholders
+        flat = split if split.flat else split.flattened()
+        with uncached_tracing():
+            program = jax.jit(flat.traceable(fn)).trace(*flat.args).lower().compile()
+        return program, flat
 
 
 def _run_after_reset(restored: list[Restored], call: Callable[[], Any]) -> Outcome:
@@ -273,7 +272,7 @@ def _run_after_reset(restored: list[Restored], call: Callable[[], Any]) -> Outco
     return run(call)
 
 
-def _freshrun(fn: Callable[..., Any], call: SplitCall) -> Any:
+def _fresh_run(fn: Callable[..., Any], call: SplitCall) -> Any:
     """``jax.jit(fn)`` on the split call, traced without JAX's caches (so loop bodies run again)."""
     with uncached_tracing():
         return jax.jit(fn)(*call.args, **call.kwargs)
@@ -300,73 +299,3 @@ def _run_cached(
         counts["trace"] += 1
         return None
     return None if outcome.error is not None else outcome
-
-
-# A dict, list or object whose name says it is a cache (names are quoted in Leak.where).
-_NAMED_CACHE = re.compile(r"`[^`]*(?:cache|memo)[^`]*`", re.IGNORECASE)
-
-
-def _leak_topic(leak: Leak) -> str:
-    """The page about where this leak came from: a cache, a loop body, grad/vmap, self."""
-    if LRU_CACHE in leak.where or _NAMED_CACHE.search(leak.where):
-        return "memoization_caches"
-    if leak.transformation in LOOPS:
-        return "leak_from_loop_body"
-    if leak.transformation in GRAD_VMAP:
-        return "leak_from_grad_vmap"
-    return "leak_through_self" if leak.root == "argument" else "global_counter"
-
-
-def _leak_problem(leak: Leak) -> Problem:
-    topic = _leak_topic(leak)
-    return Problem(
-        "leaked-tracer",
-        f"{leak}\nA tracer is only valid inside its trace; using it later raises "
-        "UnexpectedTracerError. Return the value from the function instead of storing it.",
-        page(topic),
-    )
-
-
-_STATE_ADVICE = {
-    "global-assignment": "Pass the state in and return its new value instead.",
-    "closure-assignment": "Pass the state in and return its new value instead.",
-    "container-mutation": "Return the new entries from the function and update the container "
-    "outside it (or keep the state in a pytree you pass in and return).",
-    "argument-mutation": "Return the new values (for example a new object built with "
-    "dataclasses.replace) instead of setting attributes on the argument.",
-}
-
-
-def _state_problem(name: str, watch: Watch, change: str) -> Problem:
-    verb = {
-        "global-assignment": "rebinds",
-        "closure-assignment": "rebinds",
-    }.get(watch.kind, "changes")
-    return Problem(
-        watch.kind,
-        f"`{name}` {verb} {watch.label} while it is traced: {change}. Under jit this runs "
-        "once per trace, not once per call, so the value is wrong from the second call on. "
-        + _STATE_ADVICE[watch.kind],
-        page("leak_through_self" if watch.kind == "argument-mutation" else "global_counter"),
-    )
-
-
-def _print_problem(name: str, text: str) -> Problem:
-    return Problem(
-        "trace-time-print",
-        f"`{name}` printed {short(text.rstrip())} while it was traced. print runs once per "
-        "trace (showing tracers, not values), and never on later calls of the compiled "
-        "function. Use jax.debug.print('x = {}', x) to print values on every call.",
-        page("print_vs_debug_print"),
-    )
-
-
-def _random_problem(name: str, rng: Restored) -> Problem:
-    return Problem(
-        "frozen-randomness",
-        f"`{name}` drew numbers from {rng.label} while it was traced. Under jit they are drawn "
-        "once, at trace time, and baked into the compiled function as constants: every call "
-        "returns the same 'random' numbers. Take a jax.random key as an argument and draw "
-        "with jax.random (split the key for each call).",
-        page("frozen_randomness"),
-    )

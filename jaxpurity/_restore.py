@@ -18,10 +18,10 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._introspect import named_arguments
+from jaxpurity._introspect import is_user_object, named_arguments
 from jaxpurity._jax_compat import Ref
 from jaxpurity._naming import kind_of
-from jaxpurity._watch import CODE, is_user_object, scope_names
+from jaxpurity._watch import CODE, scope_names
 
 __all__ = ["Restored", "new_ref_arrays", "random_generators"]
 
@@ -97,7 +97,7 @@ def new_ref_arrays(
     for label, value in places:
         if isinstance(value, CODE):
             continue
-        held = vars(value).values() if is_user_object(value) else []
+        held = vars(value).values() if is_user_object(value) and hasattr(value, "__dict__") else []
         for x in [*jax.tree_util.tree_leaves(value), *held]:
             if isinstance(x, Ref) and id(x) not in found:
                 get = functools.partial(operator.getitem, x, ...)

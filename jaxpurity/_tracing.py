@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import inspect
 import itertools
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,12 +22,20 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._jax_compat import Tracer, fresh_trace_context, leak_checker_off
+from jaxpurity._introspect import strip_jit
+from jaxpurity._jax_compat import (
+    Tracer,
+    fresh_trace_context,
+    is_jit_wrapper,
+    jit_static_argument_names,
+    leak_checker_off,
+)
 
 __all__ = [
     "ARRAYS",
     "SCALARS",
     "TRACEABLE",
+    "JitCall",
     "SplitCall",
     "array_leaves",
     "trace_once",
@@ -59,12 +69,28 @@ class SplitCall:
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
     rebuild: Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]]
+    flat: bool = False  # the traced leaves passed as one list (see flattened)
 
     @classmethod
-    def of(cls, args: tuple[Any, ...], kwargs: dict[str, Any]) -> SplitCall:
-        """Split the call: arrays and Python numbers are traced, other leaves stay as they are."""
-        leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
-        where = [i for i, x in enumerate(leaves) if isinstance(x, TRACEABLE)]
+    def of(
+        cls,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        static: frozenset[int | str] = frozenset(),
+    ) -> SplitCall:
+        """Split the call: arrays and Python numbers are traced, other leaves stay as they are.
+
+        The arguments in ``static`` (positions, or names of keyword arguments)
+        stay whole, as ``jit`` keeps its static arguments.
+        """
+        marked = (
+            tuple(_Kept(a) if i in static else a for i, a in enumerate(args)),
+            {k: _Kept(v) if k in static else v for k, v in kwargs.items()},
+        )
+        raw, treedef = jax.tree_util.tree_flatten(marked)
+        kept = {i for i, x in enumerate(raw) if isinstance(x, _Kept)}
+        leaves = [x.value if isinstance(x, _Kept) else x for x in raw]
+        where = [i for i, x in enumerate(leaves) if isinstance(x, TRACEABLE) and i not in kept]
 
         def rebuild(traced: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
             full = list(leaves)
@@ -89,12 +115,83 @@ class SplitCall:
         its source line, and its parameters, found through ``__wrapped__``.
         """
 
+        if self.flat:
+
+            def flat_body(leaves: list[Any]) -> list[Any]:
+                a, k = self.rebuild(leaves)
+                return array_leaves(fn(*a, **k))
+
+            return flat_body
+
         @functools.wraps(fn)
         def body(*args: Any, **kwargs: Any) -> list[Any]:
             a, k = self.rebuild((args, kwargs))
             return array_leaves(fn(*a, **k))
 
         return body
+
+    def flattened(self) -> SplitCall:
+        """The same call with the traced leaves passed as one list, and no pytree around them.
+
+        For :meth:`jax.jit(...).trace <jax.jit>`, which rebuilds the arguments'
+        pytrees from placeholders to describe them: a pytree whose unflatten
+        runs code (an ``__init__`` doing arithmetic) fails on those.
+        """
+        leaves = jax.tree_util.tree_leaves((self.args, self.kwargs))
+        return SplitCall((leaves,), {}, self.rebuild, flat=True)
+
+
+class _Kept:
+    """A static argument, kept whole: one leaf, whatever pytree it is."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+@dataclass(frozen=True)
+class JitCall:
+    """How :func:`jax.jit` calls a function: the body it traces, its arguments, which are static.
+
+    A bound method whose function is jitted (``@jax.jit`` on a method) hands
+    ``self`` to ``jit`` as its first argument: a registered pytree is then
+    flattened and rebuilt like any argument, so what the body does to it
+    lands on a copy. The wrapper's ``static_argnums`` and ``static_argnames``
+    are kept (where JAX says them: 0.6.2 and newer).
+
+    Example:
+      >>> import functools, jax
+      >>> @functools.partial(jax.jit, static_argnames="n")
+      ... def tile(x, n):
+      ...     return x * n
+      >>> call = JitCall.of(tile, (1.0,), {"n": 3})
+      >>> call.body is tile.__wrapped__, call.static <= {"n"}  # empty where JAX does not say
+      (True, True)
+    """
+
+    body: Callable[..., Any]
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    static: frozenset[str]
+
+    @classmethod
+    def of(cls, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> JitCall:
+        wrapper: Any = fn
+        if isinstance(fn, types.MethodType) and is_jit_wrapper(fn.__func__):
+            wrapper, args = fn.__func__, (fn.__self__, *args)
+        static = jit_static_argument_names(wrapper) if is_jit_wrapper(wrapper) else None
+        return cls(strip_jit(wrapper), args, kwargs, static or frozenset())
+
+    def split(self) -> SplitCall:
+        """The call split for tracing, with the static arguments kept whole."""
+        keep: set[int | str] = {k for k in self.kwargs if k in self.static}
+        try:
+            bound = inspect.signature(self.body).bind_partial(*self.args, **self.kwargs)
+        except (TypeError, ValueError):
+            bound = None
+        if bound is not None:
+            names = list(bound.arguments)
+            keep |= {i for i, name in enumerate(names[: len(self.args)]) if name in self.static}
+        return SplitCall.of(self.args, self.kwargs, frozenset(keep))
 
 
 def array_leaves(tree: Any) -> list[Any]:
@@ -146,22 +243,33 @@ def uncached_tracing() -> Iterator[None]:
         yield
 
 
-def trace_once(fn: Callable[..., Any], call: SplitCall) -> tuple[Any, list[Any]]:
+def trace_once(fn: Callable[..., Any], call: SplitCall) -> tuple[Any, list[Any], SplitCall]:
     """Trace ``fn`` on the split call once with :func:`jax.jit`; find the tracers it left.
 
     The trace runs under :func:`uncached_tracing`, so that loop bodies JAX
     traced before run again, and with JAX's own leak checker off (it would
-    raise first), restored after.
+    raise first), restored after. Where tracing the call as it is fails, it
+    is tried once more with its leaves passed flat (:meth:`SplitCall.flattened`);
+    if that fails too, the first error is raised.
 
     Returns:
-      The ``jax.stages.Traced`` of the call, and the tracers made during the
-      trace that are still alive after it (reference cycles collected first).
+      The ``jax.stages.Traced`` of the call, the tracers made during the
+      trace that are still alive after it (reference cycles collected
+      first), and the split call that was traced.
     """
     before = _live_tracers()
     with leak_checker_off(), uncached_tracing():
-        traced = jax.jit(call.traceable(fn)).trace(*call.args, **call.kwargs)
+        try:
+            traced = jax.jit(call.traceable(fn)).trace(*call.args, **call.kwargs)
+        except Exception as error:
+            flat = call.flattened()
+            try:
+                traced = jax.jit(flat.traceable(fn)).trace(*flat.args)
+            except Exception:
+                raise error from None
+            call = flat
     gc.collect()  # tracers that only a reference cycle keeps alive are garbage, not leaks
     old = {id(t) for t in before}  # `before` is alive until here, so no id is reused
     escaped = [t for t in _live_tracers() if id(t) not in old]
     del before
-    return traced, escaped
+    return traced, escaped, call

@@ -20,7 +20,7 @@ import jax
 from jaxpurity._introspect import (
     cell_value,
     code_names,
-    is_user_code,
+    is_user_object,
     named_arguments,
     qualname,
     scope_functions,
@@ -29,7 +29,7 @@ from jaxpurity._leaftypes import is_tracer
 from jaxpurity._naming import kind_of, short_repr
 from jaxpurity._tracing import TRACEABLE
 
-__all__ = ["CODE", "MISSING", "Watch", "is_user_object", "scope_names", "short", "watch_state"]
+__all__ = ["CODE", "MISSING", "Watch", "scope_names", "short", "watch_state"]
 
 _MUTABLE = (list, dict, set, bytearray, collections.deque)
 #: What a watched global reads as when it does not exist.
@@ -51,13 +51,6 @@ def _holds_tracer(value: Any) -> bool:
     if isinstance(value, (list, tuple, set, frozenset, collections.deque)):
         return any(map(is_tracer, value))
     return False
-
-
-def is_user_object(value: Any) -> bool:
-    """An instance of a user-defined class, whose attributes are the user's state."""
-    if isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType)):
-        return False
-    return hasattr(value, "__dict__") and is_user_code(type(value))
 
 
 @dataclass
@@ -121,7 +114,7 @@ def _watch_value(watches: list[Watch], label: str, value: Any, kind: str) -> Non
         watches.append(Watch(kind, label, "elements", lambda: set(value)))
     elif isinstance(value, _MUTABLE):
         watches.append(Watch(kind, label, "items", lambda: list(value)))
-    elif is_user_object(value):
+    elif is_user_object(value) and hasattr(value, "__dict__"):
         watches.append(Watch(kind, label, "attributes", lambda: dict(vars(value))))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -529,23 +530,30 @@ def test_trace_time_print_is_quoted_and_not_shown(capsys: pytest.CaptureFixture[
 # ----------------------------------------------------------------- budget and bookkeeping
 
 
-def _body_count(fn: Callable[..., Any]) -> tuple[Callable[..., Any], list[None]]:
+def _body_count(
+    fn: Callable[..., Any],
+) -> tuple[Callable[..., Any], list[None], Callable[[], int]]:
+    """``fn`` counting its runs: in a list (state check_pure watches and puts back), and in
+    an itertools.count, which it cannot put back: ``runs()`` says how many there were."""
     ran: list[None] = []
+    tick = itertools.count()
 
     def counted(x: jax.Array) -> jax.Array:
         ran.append(None)
+        next(tick)
         return fn(x)
 
-    return counted, ran
+    return counted, ran, lambda: int(repr(tick)[len("count(") : -1])
 
 
 @pytest.mark.parametrize("fn", [where_dependent, counts_in_a_global, leaks, numpy_noise], ids=str)
 def test_check_pure_runs_the_body_three_times(fn: Callable[..., Any]) -> None:
     """The budget: at most 3 traces and 2 eager runs. Measured: 2 traces and 1 run."""
-    counted, ran = _body_count(fn)
+    counted, ran, runs = _body_count(fn)
     report = jaxpurity.check_pure(counted, jnp.ones(3))
     assert (report.traces, report.runs) == (2, 1)
-    assert len(ran) == 3
+    assert runs() == 3
+    assert ran == []  # what the runs appended is put back
     assert "traced 2 times, run eagerly 1 time(s)" in str(report)
 
 
@@ -557,15 +565,17 @@ def test_check_pure_calls_a_jit_wrapper_within_budget(
 ) -> None:
     """A jit wrapper with programs is called as it is: answered from its cache, or (another
     shape cached) traced a third time, and counted. An empty cache is not called."""
-    counted, ran = _body_count(where_dependent)
+    counted, ran, runs = _body_count(where_dependent)
     fast = jax.jit(counted)
     if cached_shape is not None:
         fast(jnp.ones(cached_shape))
     ran.clear()
+    before = runs()
     report = jaxpurity.check_pure(fast, jnp.ones(3))
     assert [p.kind for p in report.problems] == ["container-mutation"], str(report)  # `ran`
     assert (report.traces, report.runs) == (traces, 1)
-    assert len(ran) == report.traces + report.runs
+    assert runs() - before == report.traces + report.runs
+    assert ran == []
 
 
 def test_check_pure_leaves_the_random_streams_as_they_were() -> None:

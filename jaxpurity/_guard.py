@@ -1,0 +1,84 @@
+"""A diagnostic never harms: plain Python only, one check at a time, everything put back.
+
+:func:`jaxpurity.check_pure` and :func:`jaxpurity.find_leaks` trace and run the
+user's function. They refuse to run inside a JAX transformation, where their
+own traces would mix with the caller's; they run one at a time in a process,
+because they capture ``sys.stdout`` and patch ``os.environ``'s class and the
+clock for a moment; and they record the state the function can reach
+(:class:`jaxpurity._snapshot.Snapshot`) so that they put it all back.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import jax
+
+from jaxpurity._introspect import named_arguments, qualname, scope_functions
+from jaxpurity._jax_compat import trace_in_progress
+from jaxpurity._leaftypes import is_tracer
+from jaxpurity._snapshot import Binding, Snapshot
+from jaxpurity._tracing import JitCall
+
+__all__ = [
+    "ONE_CHECK_AT_A_TIME",
+    "argument_roots",
+    "require_plain_python",
+    "state_snapshot",
+]
+
+#: Held by each check while it runs: a second thread's check waits for the first.
+ONE_CHECK_AT_A_TIME = threading.RLock()
+
+
+def require_plain_python(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], api: str) -> None:
+    """Raise a clear error for a call the check cannot make: a non-function, or inside a trace.
+
+    Example:
+      >>> import jax
+      >>> def f(x):
+      ...     require_plain_python(lambda y: y, (x,), {}, "check_pure")
+      ...     return x
+      >>> jax.jit(f)(1.0)
+      Traceback (most recent call last):
+      TypeError: jaxpurity.check_pure was called inside a JAX transformation (jit, grad, vmap, a loop body): it traces and runs the function itself, so call it from plain Python, outside jax.jit and the others, with example arrays...
+    """  # noqa: E501
+    if not callable(fn):
+        raise TypeError(
+            f"jaxpurity.{api}: fn must be a function (or a jax.jit of one), got {fn!r} "
+            f"(type {type(fn).__name__}); pass the function itself, then its arguments: "
+            f"jaxpurity.{api}(f, x)"
+        )
+    leaves = jax.tree_util.tree_leaves((args, kwargs))
+    if trace_in_progress() or any(map(is_tracer, leaves)):
+        raise TypeError(
+            f"jaxpurity.{api} was called inside a JAX transformation (jit, grad, vmap, a loop "
+            "body): it traces and runs the function itself, so call it from plain Python, "
+            "outside jax.jit and the others, with example arrays"
+        )
+
+
+def argument_roots(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> list[tuple[str, str, Any]]:
+    """``(label, path, value)`` for each argument of the call, by its parameter's name."""
+    return [(f"argument `{n}`", n, v) for n, v in named_arguments(fn, args, kwargs)]
+
+
+def _bindings(fn: Callable[..., Any]) -> list[Binding]:
+    """The globals ``fn``'s code names and its closure cells, for it and what it reaches."""
+    found: dict[tuple[int, str], Binding] = {}
+    for f in scope_functions(fn):
+        for name in f.__code__.co_names:
+            if not name.startswith("__"):
+                found.setdefault((id(f.__globals__), name), Binding.global_(f.__globals__, name))
+        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True):
+            found.setdefault((id(cell), name), Binding.cell(cell, name, qualname(f)))
+    return list(found.values())
+
+
+def state_snapshot(call: JitCall) -> Snapshot:
+    """All that the call can reach and change: its arguments, globals and closure, deeply."""
+    return Snapshot(argument_roots(call.body, call.args, call.kwargs), _bindings(call.body))

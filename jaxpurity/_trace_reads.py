@@ -1,0 +1,248 @@
+"""What a function reads while it is traced, that ``jit`` bakes into the compiled program.
+
+Python code under :func:`jax.jit` runs once, while JAX traces it; the values it
+reads then (a global setting, a closure variable, an attribute of an object it
+does not get as a pytree, an environment variable, the clock) become constants
+of the program. When they change later, the jitted function goes on computing
+with the old ones. :func:`settings_read` finds such reads in the function's
+code (nothing is run); :func:`outside_reads` records, while a trace runs, what
+the traced code read from ``os.environ`` and the clock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dis
+import os
+import sys
+import threading
+import time
+import types
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import numpy as np
+
+from jaxpurity._introspect import (
+    EMPTY_CELL,
+    arguments,
+    is_user_object,
+    qualname,
+    scope_functions,
+    unwrap,
+)
+from jaxpurity._naming import kind_of, short_repr
+
+__all__ = ["Read", "outside_reads", "settings_read"]
+
+# Values that a trace bakes in when it reads them: Python data, arrays, user objects.
+_DATA = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
+_ARRAYS = (np.ndarray, np.generic, jax.Array)
+_MUTABLE = (list, dict, set, np.ndarray)
+_GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME"})
+_ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
+_LOCAL_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST", "LOAD_DEREF"})
+
+
+@dataclass(frozen=True)
+class Read:
+    """One value read at trace time: where from, what it was, and how bad that is."""
+
+    label: str  # "global `lr`", "closure variable `scale` of `make.<locals>.f`", "`self.n`"
+    value: str
+    severity: str  # "error": wrong from the next call on; "warning": wrong once it changes
+    why: str
+
+
+def _is_data(value: Any) -> bool:
+    if isinstance(value, bool) or value is None:
+        return False  # True/False/None flags are read too, but as constants they rarely change
+    return isinstance(value, (*_DATA, *_ARRAYS)) or is_user_object(value)
+
+
+def _why(value: Any) -> str:
+    if isinstance(value, _MUTABLE):
+        return (
+            f"its contents at trace time ({kind_of(value)}) are baked into the compiled "
+            "program, so changing them later changes nothing the jitted function computes "
+            "until it is traced again."
+        )
+    return (
+        "jit bakes the value into the compiled program, so changing it later does not change "
+        "what the jitted function computes until it is traced again."
+    )
+
+
+def _instructions(code: types.CodeType) -> Iterator[dis.Instruction]:
+    yield from dis.get_instructions(code)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _instructions(const)
+
+
+def _global_names(code: types.CodeType) -> list[str]:
+    names = [i.argval for i in _instructions(code) if i.opname in _GLOBAL_LOADS]
+    return list(dict.fromkeys(n for n in names if isinstance(n, str)))
+
+
+def _attribute_reads(code: types.CodeType, local: str) -> list[str]:
+    """The attributes read directly off the local variable ``local`` (``self.scale``)."""
+    found, previous = [], None
+    for instruction in _instructions(code):
+        if instruction.opname in _ATTRIBUTE_LOADS and previous == local:
+            found.append(instruction.argval)
+        previous = instruction.argval if instruction.opname in _LOCAL_LOADS else None
+    return list(dict.fromkeys(n for n in found if isinstance(n, str)))
+
+
+def _is_plain_object(value: Any) -> bool:
+    """A user object that jit does not flatten (no pytree): it reaches the body as it is."""
+    return is_user_object(value) and jax.tree_util.treedef_is_leaf(
+        jax.tree_util.tree_structure(value)
+    )
+
+
+def settings_read(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> list[Read]:
+    """The globals, closure variables and object attributes ``fn``'s code reads: all baked in.
+
+    Found in the code (its bytecode), not by running it, for ``fn`` and the
+    functions it reaches in one step. A global or closure variable counts when
+    it holds data (a number, a string, a container, an array, a user object);
+    an attribute counts when it is read off an argument that reaches the body
+    as it is (a user object that is no pytree, such as a static ``self``).
+
+    Example:
+      >>> LEARNING_RATE = 0.1
+      >>> def update(w, g):
+      ...     return w - LEARNING_RATE * g
+      >>> [(r.label, r.value) for r in settings_read(update, (1.0, 1.0), {})]
+      [('global `LEARNING_RATE`', '0.1')]
+    """
+    reads: list[Read] = []
+    for f in scope_functions(fn):
+        for name in _global_names(f.__code__):
+            value = f.__globals__.get(name, EMPTY_CELL)
+            if value is not EMPTY_CELL and _is_data(value):
+                reads.append(Read(f"global `{name}`", short_repr(value), "warning", _why(value)))
+        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True):
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            if _is_data(value):
+                label = f"closure variable `{name}` of `{qualname(f)}`"
+                reads.append(Read(label, short_repr(value), "warning", _why(value)))
+    body = unwrap(fn)
+    if isinstance(body, types.FunctionType):
+        for name, value in arguments(body, args, kwargs):
+            if not _is_plain_object(value):
+                continue
+            for attr in _attribute_reads(body.__code__, name):
+                attribute = getattr(value, attr, EMPTY_CELL)
+                if attribute is not EMPTY_CELL and _is_data(attribute):
+                    reads.append(
+                        Read(f"`{name}.{attr}`", short_repr(attribute), "warning", _why(attribute))
+                    )
+    unique: dict[str, Read] = {}
+    for read in reads:
+        unique.setdefault(read.label, read)
+    return list(unique.values())
+
+
+# -- Reads from outside Python's values: the environment and the clock ----------------------------
+
+_CLOCKS = ("time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns")
+
+
+@contextlib.contextmanager
+def outside_reads() -> Iterator[list[Read]]:
+    """Within the block, record what this thread reads from ``os.environ`` and the clock.
+
+    ``os.environ`` is watched by giving it, for the block, a class of its own
+    that notes each key read; the clock by wrapping :func:`time.time` and its
+    kin in the :mod:`time` module (code that did ``from time import time``
+    before is not seen). Both are put back when the block ends.
+
+    Example:
+      >>> import os, time
+      >>> with outside_reads() as reads:
+      ...     _ = os.environ.get("JAXPURITY_EXAMPLE_FLAG")
+      ...     _ = time.time()
+      >>> [r.label for r in reads]
+      ["os.environ['JAXPURITY_EXAMPLE_FLAG']", 'time.time()']
+    """
+    reads: list[Read] = []
+    me = threading.get_ident()
+    environ_class = type(os.environ)
+
+    def note(label: str, value: str, why: str, severity: str) -> None:
+        if threading.get_ident() != me or not _called_from_user_code():
+            return  # JAX reads the clock and its flags while it traces too: not the user's
+        if all(r.label != label for r in reads):
+            reads.append(Read(label, value, severity, why))
+
+    class RecordingEnviron(environ_class):  # type: ignore[valid-type, misc]
+        def __getitem__(self, key: str) -> str:
+            try:
+                value = super().__getitem__(key)
+            except KeyError:
+                note(f"os.environ[{key!r}]", "unset", _ENV_WHY, "warning")
+                raise
+            note(f"os.environ[{key!r}]", short_repr(value), _ENV_WHY, "warning")
+            return value
+
+        def __contains__(self, key: object) -> bool:
+            found = super().__contains__(key)
+            note(f"os.environ[{key!r}]", "set" if found else "unset", _ENV_WHY, "warning")
+            return found
+
+    clocks = {name: getattr(time, name) for name in _CLOCKS}
+
+    def clock(name: str, real: Callable[[], float]) -> Callable[[], float]:
+        def read() -> float:
+            value = real()
+            note(f"time.{name}()", short_repr(value), _CLOCK_WHY, "error")
+            return value
+
+        return read
+
+    os.environ.__class__ = RecordingEnviron
+    for name, real in clocks.items():
+        setattr(time, name, clock(name, real))
+    try:
+        yield reads
+    finally:
+        os.environ.__class__ = environ_class
+        for name, real in clocks.items():
+            setattr(time, name, real)
+
+
+def _called_from_user_code() -> bool:
+    """Whether the code that read the clock or the environment is the user's.
+
+    The first frame above this module and the standard library's (``Mapping.get``
+    calls ``__getitem__``) decides: JAX's, NumPy's and jaxpurity's own reads do
+    not count.
+    """
+    frame: types.FrameType | None = sys._getframe(2)
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "") or ""
+        top = module.partition(".")[0]
+        if module != __name__ and top not in sys.stdlib_module_names:
+            return top not in {"jax", "jaxlib", "numpy", "jaxpurity"}
+        frame = frame.f_back
+    return False
+
+
+_ENV_WHY = (
+    "the environment at trace time is baked into the compiled program; setting the variable "
+    "later changes nothing until the function is traced again."
+)
+_CLOCK_WHY = (
+    "the time is read once, when JAX traces the function, and every call of the compiled "
+    "program uses that one value (a seed from it repeats, a timestamp freezes)."
+)
