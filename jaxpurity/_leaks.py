@@ -109,14 +109,17 @@ def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
     flag) with :func:`functools.partial`. A :func:`jax.jit` wrapper around
     ``fn`` is looked through, so that its body really runs.
 
-    ``fn`` runs exactly once, under a trace: its trace-time side effects
-    happen once, as for one ``jit`` compilation, and nothing it changed is
-    undone. The loop bodies and inner ``jit`` functions it calls run too,
-    even where JAX cached their traces before: JAX's caches are bypassed for
-    this one trace, not cleared (``jaxpurity._tracing.uncached_tracing`` says
-    how). JAX's own leak checker (``jax_check_tracer_leaks``) is switched
-    off during the trace and restored after. Call it from plain Python, not
-    inside another trace or while other threads trace.
+    ``fn`` runs exactly once, under a trace, called as :func:`jax.jit` calls
+    it (see :func:`check_pure`). When the leaks are found, everything ``fn``
+    can reach (its arguments, the globals its code names, its closure
+    variables, and what they hold, deeply) is put back as it was, so no
+    tracer is left where you can reach it. The loop bodies and inner ``jit``
+    functions it calls run too, even where JAX cached their traces before:
+    JAX's caches are bypassed for this one trace, not cleared
+    (``jaxpurity._tracing.uncached_tracing`` says how). JAX's own leak
+    checker (``jax_check_tracer_leaks``) is switched off during the trace and
+    restored after. Call it from plain Python, not inside a transformation
+    (it raises a TypeError there); a call in another thread waits for it.
 
     Args:
       fn: The function to check, or a :func:`jax.jit` of it.

@@ -88,24 +88,47 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
       Only a result that is stale at the time of the check can be seen, so
       check where settings change.
 
+    It also reports, as :attr:`PurityReport.warnings`, Python values read
+    while ``fn`` is traced, which jit bakes into the program and which go
+    stale when they change later (``"trace-time-read"``: a global setting, a
+    closure variable, an attribute of an object that reaches ``fn`` as it is,
+    an environment variable); reading the clock while traced is a problem,
+    not a warning. And it compares what the eager run and the jit run did to
+    the arguments: a change that only the eager run makes
+    (``"lost-mutation"``, ``d["count"] += 1`` on a dict argument) is lost
+    under jit, where the function works on rebuilt pytrees. A
+    ``pure_callback`` whose result nothing uses is reported
+    (``"dropped-callback"``): jit may remove it as dead code.
+
+    ``fn`` is called as :func:`jax.jit` calls it: its pytree arguments (and
+    ``self``, for a method decorated with ``jax.jit``) are flattened and
+    rebuilt, and a jit wrapper's ``static_argnums`` and ``static_argnames``
+    are kept whole (JAX 0.6.2 and newer say which they are).
+
     **Cost, measured:** ``fn``'s Python body runs three times: traced twice
     (the watched trace, and a fresh ``jax.jit`` trace) and run eagerly once.
     The two compiled programs run once each. A jit wrapper with compiled
     programs is also called once as it is; its cache answers without
     running the body, or, when it has no program for these argument types,
-    it traces the body a third time (counted in ``report.traces``). So
-    trace-time side effects happen two or three times and eager side effects
-    once, and nothing ``fn`` changed is undone: the check changes your
-    globals, closures and objects exactly as those calls do. Three things
-    are put back: the global NumPy and ``random`` generators (and any
-    generator ``fn`` holds) and the :func:`jax.new_ref` arrays ``fn``
-    reaches (in its arguments, globals and closure variables, or held
-    directly by a list, tuple, dict or object there) are reset to their
-    starting values before each call and restored at the end, so that the
-    calls draw the same numbers and see the same ``Ref`` values, and your
-    random stream and ``Ref`` values are left as they were; and anything
+    it traces the body a third time (counted in ``report.traces``).
+
+    **It leaves nothing changed.** Every run gets the same inputs: what one
+    run writes into an argument is put back before the next, while globals
+    and closure variables keep what the runs do to them, as a program's
+    would. When the check ends, everything ``fn`` can reach is put back as
+    it was: its arguments (a bound method's ``self`` included), the globals
+    its code names and its closure variables, and, deeply, the lists, dicts,
+    sets, NumPy arrays and user objects (and their classes) reachable from
+    them; so no tracer is left there either. The global NumPy and
+    ``random`` generators (and any generator ``fn`` holds) and the
+    :func:`jax.new_ref` arrays ``fn`` reaches are reset before each call and
+    restored at the end, so that the calls draw the same numbers. What
     ``fn`` prints is captured (the trace-time output is quoted in the
-    report), not shown.
+    report), not shown. One check runs at a time in a process; a check in
+    another thread waits. Called inside a transformation (``jit``, ``vmap``,
+    ``grad``, a loop body), it raises a TypeError saying to call it from
+    plain Python. ``jax.disable_jit()`` and ``jax.checking_leaks()`` around
+    the call do not change what it finds.
 
     Both traces bypass JAX's trace caches (:func:`find_leaks` says how;
     nothing is cleared), so the bodies of ``scan``, ``while_loop``,

@@ -758,3 +758,103 @@ def test_check_pure_finds_a_leak_from_a_loop_body_jax_already_cached(loop: str) 
 def test_check_pure_passes_a_pure_loop_body_jax_already_cached() -> None:
     report = jaxpurity.check_pure(_cached("pure scan"), jnp.ones(3))
     assert report.ok, str(report)
+
+
+# ----------------------------------------------------------------- threads, transformations
+
+
+def _report_kinds(fn: Callable[..., Any], *args: Any) -> list[str]:
+    return [p.kind for p in jaxpurity.check_pure(fn, *args).problems]
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_checks_from_several_threads_give_the_results_of_one_thread(
+    threads: int, capsys: pytest.CaptureFixture
+) -> None:
+    import sys
+    import threading
+
+    cases = [(prints, jnp.ones(3)), (leaks, jnp.ones(3)), (where_dependent, jnp.ones(3))]
+    cases += [(numpy_noise, jnp.ones(3))]
+    cases = cases[:threads]
+    alone = [_report_kinds(fn, x) for fn, x in cases]
+    saved.clear()
+    stdout = sys.stdout
+    start = threading.Barrier(threads)
+    results: dict[int, list[str]] = {}
+
+    def work(i: int) -> None:
+        start.wait()
+        fn, x = cases[i]
+        results[i] = _report_kinds(fn, x)
+        print(f"thread {i} done")
+
+    pool = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    assert [results[i] for i in range(threads)] == alone
+    assert sys.stdout is stdout  # put back, whatever the order the checks ended in
+    out = capsys.readouterr().out
+    assert sorted(line for line in out.splitlines() if "done" in line) == [
+        f"thread {i} done" for i in range(threads)
+    ]
+    assert saved == []  # no thread's check left a tracer in the shared list
+
+
+@pytest.mark.parametrize("transform", [jax.jit, jax.vmap, jax.grad], ids=lambda t: t.__name__)
+def test_check_pure_inside_a_transformation_says_to_call_it_from_plain_python(transform) -> None:
+    def inner(x: jax.Array) -> jax.Array:
+        jaxpurity.check_pure(where_dependent, x)
+        return x.sum()
+
+    x = jnp.ones(3) if transform is not jax.vmap else jnp.ones((2, 3))
+    with pytest.raises(TypeError, match="call it from plain Python"):
+        transform(inner)(x)
+
+
+@pytest.mark.parametrize("context", ["disable_jit", "checking_leaks"])
+def test_check_pure_finds_the_same_under_disable_jit_and_checking_leaks(context: str) -> None:
+    expected = _report_kinds(counts_in_a_global, jnp.ones(3))
+    manager = jax.disable_jit() if context == "disable_jit" else jax.checking_leaks()
+    with manager:
+        assert _report_kinds(counts_in_a_global, jnp.ones(3)) == expected
+    assert "global-assignment" in expected
+
+
+def test_a_jit_wrappers_static_argument_stays_static() -> None:
+    @functools.partial(jax.jit, static_argnames="n")
+    def tile(x: jax.Array, n: int) -> jax.Array:
+        return jnp.tile(x, n)  # n must be a Python int: traced, this raises
+
+    if not hasattr(tile, "_jit_info"):
+        pytest.skip("JAX 0.4.35 does not say which arguments a jit wrapper keeps static")
+    report = jaxpurity.check_pure(tile, jnp.ones(2), n=3)
+    assert report.ok, str(report)
+
+
+def test_a_jitted_method_of_a_pytree_is_checked_on_a_rebuilt_self() -> None:
+    @jax.tree_util.register_pytree_node_class
+    class Counter:
+        def __init__(self, total: jax.Array) -> None:
+            self.total = total
+
+        def tree_flatten(self) -> tuple[tuple[jax.Array], None]:
+            return (self.total,), None
+
+        @classmethod
+        def tree_unflatten(cls, aux: None, children: tuple[jax.Array]) -> Counter:
+            return cls(*children)
+
+        @jax.jit
+        def add(self, x: jax.Array) -> jax.Array:
+            self.total = self.total + x  # lands on jit's rebuilt copy: the change is lost
+            return self.total
+
+    counter = Counter(jnp.zeros(3))
+    report = jaxpurity.check_pure(counter.add, jnp.ones(3))
+    kinds = [p.kind for p in report.problems]
+    assert "lost-mutation" in kinds, str(report)
+    assert "leaked-tracer" not in kinds  # real jit leaves no tracer on the caller's object
+    assert isinstance(counter.total, jax.Array) and counter.total.tolist() == [0.0] * 3

@@ -61,18 +61,19 @@ assert "global-assignment" in [problem.kind for problem in report.problems], rep
 # To see what happens at trace time and what happens on each call,
 # :func:`jaxpurity.check_pure` has to run the function: it traces it, runs the
 # compiled program, runs it eagerly, and traces it once more to compare. The
-# report counts the body's runs (its first line says the same). Nothing is
-# undone afterwards, so the counter moved once for each run of the body:
+# report counts the body's runs (its first line says the same). Each run
+# moved the counter, and when the check ends it puts back everything the
+# function can reach (its globals, closure variables and arguments, deeply),
+# so the counter is where it was before the check, and holds no tracer:
 
 print("traced:", report.traces, "| run eagerly:", report.runs, "| counter now:", counter)
-assert counter == report.traces + report.runs, (counter, report)
+assert report.traces + report.runs == 3 and counter == 0, (counter, report)
 
 # %%
-# Run it on a copy of your state, or reset the state afterwards, as here.
-# (:func:`jaxpurity.find_leaks`, below, is cheaper: it traces once and runs
-# nothing.)
-
-counter = 0
+# The last line of the report is a warning rather than a problem: ``step``
+# reads ``counter`` while it is traced, so the compiled program keeps the value
+# it saw. (:func:`jaxpurity.find_leaks`, below, is cheaper: it traces once and
+# runs nothing.)
 
 # %%
 # The fixed counter passes
