@@ -76,10 +76,18 @@ class ExceptionInfo:
         return None if self.value is None else type(self.value)
 
 
+def _message(exc: BaseException) -> str:
+    """``str(exc)``, or a note that it could not be written (a ``__str__`` that raises)."""
+    try:
+        return str(exc)
+    except Exception as error:  # noqa: BLE001 - a broken __str__ must not hide the error
+        return f"<the message could not be shown: its __str__ raised {type(error).__name__}>"
+
+
 def _describe(exc: BaseException) -> str:
     """The exception as a reader should see it: ``Type: message``, paths cleaned."""
     name = type(exc).__name__
-    message = clean_paths(str(exc)).strip()
+    message = clean_paths(_message(exc)).strip()
     lines = message.splitlines()
     if len(lines) > _MAX_LINES:
         cut = len(lines) - _MAX_LINES
@@ -91,7 +99,7 @@ def _record(exc: BaseException) -> None:
     """Append the caught error to the file named by ``$JAXPURITY_CAUGHT_LOG``, if set."""
     log = os.environ.get(CAUGHT_LOG_ENV)
     if log:
-        message = clean_paths(str(exc)).strip()
+        message = clean_paths(_message(exc)).strip()
         entry = {"type": type(exc).__name__, "message": message}
         with open(log, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(entry) + "\n")
@@ -177,7 +185,7 @@ def raises(
         yield info
     except exc_type as exc:
         text = _describe(exc)
-        if match is not None and not re.search(match, str(exc)):
+        if match is not None and not re.search(match, _message(exc)):
             raise AssertionError(
                 f"expected {_names(exc_type)} matching {match!r}, but the message was:\n"
                 + textwrap.indent(text, "  ")

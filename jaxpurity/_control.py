@@ -22,7 +22,14 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from jaxpurity._leaftypes import LeafType, describe_leaf, is_tracer, leaf_type, shape_dtype_structs
+from jaxpurity._leaftypes import (
+    LeafType,
+    describe_leaf,
+    is_extended,
+    is_tracer,
+    leaf_type,
+    shape_dtype_structs,
+)
 from jaxpurity._typediff import check_carry, check_castable, check_same_types
 
 __all__ = ["cond", "fori_loop", "require_callable", "scan", "switch", "while_loop"]
@@ -64,6 +71,12 @@ def _scalar_type(x: Any, name: str, api: str, kind: str, why_scalar: str) -> Lea
         raise TypeError(
             f"jaxpurity.{api}: {name} must be {kind}, got {x!r} (type {type(x).__name__})"
         ) from None
+    if is_extended(t.dtype):
+        raise TypeError(
+            f"jaxpurity.{api}: {name} must be {kind}, got a PRNG key ({t}). Draw from the "
+            "key first: jax.random.bernoulli(key) gives a random boolean, "
+            "jax.random.randint(key, (), 0, n) a random index."
+        )
     if t.shape != ():
         raise TypeError(f"jaxpurity.{api}: {name} must be a scalar, got {t}: {why_scalar}")
     return t
@@ -520,6 +533,19 @@ def while_loop(
     return lax.while_loop(cond_fun, body_fun, init_val)
 
 
+def _check_length(length: Any) -> None:
+    if length is None:
+        return
+    if isinstance(length, bool) or not isinstance(length, numbers.Integral):
+        raise TypeError(
+            f"jaxpurity.scan: length must be a Python int (the number of steps) or None, got "
+            f"{length!r} (type {type(length).__name__}); lax.scan needs the number of steps "
+            "while it traces. Pass int(length) for a whole number."
+        )
+    if length < 0:
+        raise ValueError(f"jaxpurity.scan: length must be >= 0 (the number of steps), got {length}")
+
+
 def _slice_types(xs: Any, length: Any) -> Any:
     """The types of one slice ``x`` of ``xs`` along axis 0, after checking the lengths agree."""
     sizes: dict[str, int] = {}
@@ -606,6 +632,7 @@ def scan(
       TypeError: jaxpurity.scan: f must return a pair (new_carry, y), got float32[]...
     """
     require_callable(f, "f", "scan", "lambda carry, x: (carry + x, carry)")
+    _check_length(length)
     x = _slice_types(xs, length)
 
     def new_carry(carry: Any) -> Any:

@@ -14,13 +14,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import jax
-
 from jaxpurity._introspect import named_arguments, qualname, scope_functions
 from jaxpurity._jax_compat import trace_in_progress
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._snapshot import Binding, Snapshot
-from jaxpurity._tracing import JitCall
+from jaxpurity._tracing import JitCall, flatten_arguments
 
 __all__ = [
     "ONE_CHECK_AT_A_TIME",
@@ -51,7 +49,7 @@ def require_plain_python(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
             f"(type {type(fn).__name__}); pass the function itself, then its arguments: "
             f"jaxpurity.{api}(f, x)"
         )
-    leaves = jax.tree_util.tree_leaves((args, kwargs))
+    leaves, _ = flatten_arguments((args, kwargs))
     if trace_in_progress() or any(map(is_tracer, leaves)):
         raise TypeError(
             f"jaxpurity.{api} was called inside a JAX transformation (jit, grad, vmap, a loop "

@@ -245,6 +245,19 @@ class TraceCounter:
     """
 
     def __init__(self, fn: Callable[..., Any], max_traces: int | None) -> None:
+        if not callable(fn):
+            raise TypeError(
+                f"count_traces: fn must be a function (or a jax.jit of one), got {fn!r} (type "
+                f"{type(fn).__name__}); use it as @count_traces, @count_traces(max_traces=2), or "
+                "count_traces(f, max_traces=2)"
+            )
+        if max_traces is not None and (
+            isinstance(max_traces, bool) or not isinstance(max_traces, numbers.Integral)
+        ):
+            raise TypeError(
+                f"count_traces: max_traces must be a positive int or None, got {max_traces!r} "
+                f"(type {type(max_traces).__name__})"
+            )
         if max_traces is not None and max_traces < 1:
             raise ValueError(f"max_traces must be a positive int or None, not {max_traces!r}")
         functools.update_wrapper(self, fn)

@@ -38,6 +38,7 @@ __all__ = [
     "JitCall",
     "SplitCall",
     "array_leaves",
+    "flatten_arguments",
     "trace_once",
     "uncached_tracing",
 ]
@@ -87,7 +88,7 @@ class SplitCall:
             tuple(_Kept(a) if i in static else a for i, a in enumerate(args)),
             {k: _Kept(v) if k in static else v for k, v in kwargs.items()},
         )
-        raw, treedef = jax.tree_util.tree_flatten(marked)
+        raw, treedef = flatten_arguments(marked)
         kept = {i for i, x in enumerate(raw) if isinstance(x, _Kept)}
         leaves = [x.value if isinstance(x, _Kept) else x for x in raw]
         where = [i for i, x in enumerate(leaves) if isinstance(x, TRACEABLE) and i not in kept]
@@ -139,6 +140,26 @@ class SplitCall:
         """
         leaves = jax.tree_util.tree_leaves((self.args, self.kwargs))
         return SplitCall((leaves,), {}, self.rebuild, flat=True)
+
+
+def flatten_arguments(tree: Any) -> tuple[list[Any], Any]:
+    """``jax.tree_util.tree_flatten(tree)``, with a clear error for a reference cycle.
+
+    Example:
+      >>> cycle = [1]
+      >>> cycle.append(cycle)
+      >>> flatten_arguments((cycle,))
+      Traceback (most recent call last):
+      TypeError: jaxpurity: an argument holds a reference cycle (a list, dict or tuple that contains itself, directly or deeper): JAX flattens arguments as pytrees, which must be trees. Pass the arrays it needs, not the cyclic container.
+    """  # noqa: E501
+    try:
+        return jax.tree_util.tree_flatten(tree)
+    except (RecursionError, SystemError) as error:  # nanobind wraps the RecursionError
+        raise TypeError(
+            "jaxpurity: an argument holds a reference cycle (a list, dict or tuple that "
+            "contains itself, directly or deeper): JAX flattens arguments as pytrees, which "
+            "must be trees. Pass the arrays it needs, not the cyclic container."
+        ) from error
 
 
 class _Kept:

@@ -292,7 +292,9 @@ def _castable_rule(
 
 
 def _is_leaf(x: Any) -> bool:
-    return x is not None and jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(x))
+    """Whether ``x`` is one pytree leaf (not None, an empty container or a pytree node)."""
+    treedef: Any = jax.tree_util.tree_structure(x)
+    return bool(treedef.num_leaves == 1 and treedef.num_nodes == 1)
 
 
 def _children(node: Any) -> tuple[dict[str, Any], Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import inspect
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -146,6 +147,22 @@ def scope_names(fn: Callable[..., Any]) -> list[tuple[str, str, Callable[[], Any
     return found
 
 
+def _defaults_used(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> dict[str, Any]:
+    """The parameters the call leaves out, by name, with the default value each then gets."""
+    try:
+        signature = inspect.signature(fn)
+        bound = signature.bind_partial(*args, **kwargs)
+    except (TypeError, ValueError):
+        return {}
+    return {
+        name: p.default
+        for name, p in signature.parameters.items()
+        if name not in bound.arguments and p.default is not inspect.Parameter.empty
+    }
+
+
 def watch_state(
     fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> list[Watch]:
@@ -156,7 +173,13 @@ def watch_state(
         if not isinstance(value, CODE):
             watches.append(Watch(kind, label, "binding", read))
             _watch_value(watches, label, value, "container-mutation")
+    defaults = _defaults_used(fn, args, kwargs)
     for name, value in named_arguments(fn, args, kwargs):
+        if name in defaults and value is defaults[name]:
+            # One object for every call that leaves the argument out: state, like a global.
+            label = f"the default value of argument `{name}` (shared by every call)"
+            _watch_value(watches, label, value, "container-mutation")
+            continue
         for leaf in jax.tree_util.tree_leaves(value):
             if not isinstance(leaf, TRACEABLE):
                 _watch_value(watches, f"argument `{name}`", leaf, "argument-mutation")
