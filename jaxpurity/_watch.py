@@ -103,6 +103,12 @@ class Watch:
             return None
         if _holds_tracer(after):
             return None
+        if len(after) == len(before):  # items replaced in place: say which
+            return "; ".join(
+                f"item {i} went from {short(b)} to {short(a)}"
+                for i, (a, b) in enumerate(zip(after, before, strict=True))
+                if a is not b
+            )
         return f"it went from {len(before)} to {len(after)} item(s): now {short(after)}"
 
 
