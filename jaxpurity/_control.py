@@ -426,7 +426,9 @@ def fori_loop(
     Deliberate difference from lax: where ``init_val`` holds a weakly typed
     Python scalar (``0``) and the body returns another dtype (``float16``),
     lax silently promotes the carry and returns ``float16``; jaxpurity raises
-    instead and gives the typed init to write, ``jnp.asarray(0, jnp.float16)``.
+    instead and gives the typed init to write: for a low-precision float such as
+    ``float16``, a ``float32`` accumulator (a ``float16`` running sum stops
+    growing at 2048), ``jnp.asarray(0, jnp.float32)``.
 
     Args:
       lower: The first loop index (an integer scalar).
@@ -457,7 +459,7 @@ def fori_loop(
       ...
         (top level)  int32[] (weak: a Python scalar) vs float16[]
       How to fix:
-        (top level)  init_val is weakly typed ...: jnp.asarray(0, jnp.float16)
+        (top level)  init_val is weakly typed ... Accumulate in float32: jnp.asarray(0, jnp.float32) ...
     """  # noqa: E501
     require_callable(body_fun, "body_fun", "fori_loop", "lambda i, carry: carry + i")
     index = _loop_index_type(lower, upper)

@@ -229,15 +229,25 @@ def _same_type_rule(
         if a.weak and a.shape == () and e.shape:
             return _scalar_to_array_fix(a_value, a, names.actual, e, names.expected)
         return _carry_shape_fix(e, a, names) if carry else _shape_fix(e, a, names)
-    return _dtype_fix(e, a, e_value, a_value, names)
+    return _dtype_fix(e, a, e_value, a_value, names, carry=carry)
 
 
-def _dtype_fix(e: LeafType, a: LeafType, e_value: Any, a_value: Any, names: _Names) -> str:
+def _low_precision(dtype: Any) -> bool:
+    """A float dtype too narrow to accumulate in: float16, bfloat16, the float8 kinds."""
+    return bool(jnp.issubdtype(dtype, jnp.floating)) and np.dtype(dtype).itemsize < 4
+
+
+def _dtype_fix(
+    e: LeafType, a: LeafType, e_value: Any, a_value: Any, names: _Names, *, carry: bool = False
+) -> str:
     """Two leaves of one shape and different dtypes: change the side that loses nothing.
 
     That is the side whose dtype JAX's promotion of the two replaces (an
     int init with a float update: make the init float, never the update
-    int), or both sides where neither dtype holds the other's values.
+    int), or both sides where neither dtype holds the other's values. A loop
+    carry that would become a low-precision float (``float16``) is told to
+    accumulate in ``float32`` instead: a ``float16`` running sum of ones
+    stops growing at 2048.
     """
     if is_extended(e.dtype) or is_extended(a.dtype):
         return (
@@ -256,6 +266,14 @@ def _dtype_fix(e: LeafType, a: LeafType, e_value: Any, a_value: Any, names: _Nam
         side, leaf, value = names.expected, e, e_value
     else:
         side, leaf, value = names.actual, a, a_value
+    if leaf.weak and carry and _low_precision(target):
+        return (
+            f"{side} is weakly typed (a Python scalar takes its dtype from context); do not "
+            f"give it {target.name}: a running value in {target.name} loses precision (a "
+            f"{target.name} sum of ones stops growing at 2048). Accumulate in float32: "
+            f"jnp.asarray({_literal(value)}, jnp.float32) ({target.name} updates promote to "
+            f"float32), and cast the result to {target.name} after the loop if you need it"
+        )
     if leaf.weak:
         return (
             f"{side} is weakly typed (a Python scalar takes its dtype from context); "

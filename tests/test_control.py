@@ -192,11 +192,19 @@ def test_weak_carry_that_lax_promotes_is_an_error_with_the_typed_init(loop):
     message = str(info.value)
     assert re.search(r"\(top level\) +int32\[\] \(weak: a Python scalar\) vs float16\[\]", message)
     assert f"{init_name} is weakly typed" in message
-    assert message.endswith("give it the dtype explicitly: jnp.asarray(0, jnp.float16)")
-    # The fix the message gives works, and matches what lax computed.
-    fixed = run_loop(jaxpurity, jnp.asarray(0, jnp.float16))
-    np.testing.assert_array_equal(fixed, promoted)
-    assert fixed.dtype == promoted.dtype
+    assert "Accumulate in float32: jnp.asarray(0, jnp.float32)" in message
+    # The fix the message gives works: the loop runs, in float32, and gives lax's value.
+    fixed = run_loop(jaxpurity, jnp.asarray(0, jnp.float32))
+    assert fixed.dtype == jnp.float32
+    np.testing.assert_array_equal(fixed.astype(F16), promoted)
+
+
+def test_the_float16_hint_avoids_the_plateau_a_float16_accumulator_hits():
+    steps = 3000
+    in_float16 = lax.fori_loop(0, steps, lambda i, c: c + F16(1), jnp.asarray(0, F16))
+    hinted = jaxpurity.fori_loop(0, steps, lambda i, c: c + F16(1), jnp.asarray(0, jnp.float32))
+    assert float(in_float16) == 2048.0  # the plateau: 2048 + 1 rounds back to 2048 in float16
+    assert float(hinted) == steps
 
 
 @pytest.mark.parametrize(
@@ -536,7 +544,7 @@ BAD_INPUTS = [
         TypeMismatchError,
         [
             r"\[1\] +float32\[\] \(weak: a Python scalar\) vs float16\[\]",
-            r"jnp\.asarray\(1\.0, jnp\.float16\)",
+            r"Accumulate in float32: jnp\.asarray\(1\.0, jnp\.float32\)",
         ],
     ),
     # scan

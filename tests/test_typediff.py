@@ -274,7 +274,7 @@ def test_scan_body_whose_carry_only_changed_dtype_is_not_called_swapped():
 
     message = carry_mismatch(0, running, jnp.ones(3, jnp.float16), with_y=True)
     assert "swap" not in message
-    assert fixes(message)["(top level)"].endswith("jnp.asarray(0, jnp.float16)")
+    assert "Accumulate in float32: jnp.asarray(0, jnp.float32)" in fixes(message)["(top level)"]
 
 
 def test_broadcast_fix_really_fixes_the_mismatch():

@@ -200,12 +200,49 @@ def collatz_step_fixed(state):
     return n, history.at[length].set(n), length + 1
 
 
-start = jnp.int32(6)
-buffer = jnp.zeros(MAX_STEPS, dtype=start.dtype).at[0].set(start)
-n, history, length = lax.while_loop(not_done, collatz_step_fixed, (start, buffer, jnp.int32(1)))
+def collatz(start):
+    buffer = jnp.zeros(MAX_STEPS, dtype=start.dtype).at[0].set(start)
+    return lax.while_loop(not_done, collatz_step_fixed, (start, buffer, jnp.int32(1)))
+
+
+n, history, length = collatz(jnp.int32(6))
 sequence = history[: int(length)].tolist()
 print("Collatz from 6:", sequence)
 assert sequence == [6, 3, 10, 5, 16, 8, 4, 2, 1], sequence
+
+# %%
+# A fixed size is a promise, and nothing checks it. From 27 the sequence has
+# 112 values, far more than 16 slots, and the loop still raises nothing: a
+# write past the end of a JAX array is dropped, not an error (out-of-bounds
+# updates are dropped by default), so ``history`` silently keeps the first 16
+# values while ``length`` counts on:
+
+n, history, length = collatz(jnp.int32(27))
+print("values counted:", int(length), "| slots:", MAX_STEPS, "| last slot:", int(history[-1]))
+assert int(length) == 112 and int(history[-1]) != 1, (length, history)
+
+# %%
+# Guard the loop with the buffer's size, so that it stops when the buffer is
+# full, and say whether it finished: here the caller sees that 16 slots were
+# not enough and can make the buffer bigger (or raise).
+
+
+def collatz_guarded(start):
+    def room_left(state):
+        n, _, length = state
+        return (n != 1) & (length < MAX_STEPS)
+
+    buffer = jnp.zeros(MAX_STEPS, dtype=start.dtype).at[0].set(start)
+    n, history, length = lax.while_loop(
+        room_left, collatz_step_fixed, (start, buffer, jnp.int32(1))
+    )
+    return history, length, n == 1
+
+
+for start in (6, 27):
+    history, length, finished = collatz_guarded(jnp.int32(start))
+    print(f"from {start}: {int(length)} values kept, finished: {bool(finished)}")
+assert not bool(collatz_guarded(jnp.int32(27))[2]) and bool(collatz_guarded(jnp.int32(6))[2])
 
 # %%
 # For ``scan``, return ``(new_carry, output)`` in that order, and build the
@@ -236,14 +273,15 @@ np.testing.assert_allclose(norms, [1.0, 5**0.5, 3.0], rtol=1e-6)
 # also refuse the silent case, a weakly typed ``0`` that the body would turn
 # into float16:
 
-with jaxpurity.raises(jaxpurity.TypeMismatchError, match=r"weakly typed"):
+with jaxpurity.raises(jaxpurity.TypeMismatchError, match=r"weakly typed") as weak:
     jaxpurity.fori_loop(0, 3000, add_half_precision_one, 0)
+assert "Accumulate in float32: jnp.asarray(0, jnp.float32)" in str(weak.value), weak.value
 
 # %%
-# The hint asks for an explicit dtype; which one is still your decision. A
-# float16 start would make the silent 2048 explicit, not right, so the sum
-# gets float32, and the checked loop then gives what :func:`jax.lax.fori_loop`
-# gives:
+# The hint asks for an explicit dtype, and for a float16 running sum it asks
+# for float32: a float16 start would make the silent 2048 explicit, not right.
+# With the float32 start, the checked loop gives what :func:`jax.lax.fori_loop`
+# gives from the same start:
 
 checked = jaxpurity.fori_loop(0, 3000, add_half_precision_one, jnp.asarray(0, jnp.float32))
 print("dtype:", checked.dtype, " total:", float(checked))
