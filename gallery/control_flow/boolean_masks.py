@@ -8,6 +8,9 @@ Boolean mask indexing fails under jit
 there for the same reason: the size of the result depends on the data. This
 page shows both errors and two fixes: keep the shape with
 :func:`jax.numpy.where`, or fix the size with ``size=`` and a fill value.
+It also shows the trap in the first fix under :func:`jax.grad`: a ``nan``
+gradient from the values the mask threw away, and the double ``where``
+that avoids it.
 """
 
 # %%
@@ -131,6 +134,98 @@ batch = jnp.stack([readings, -readings])
 batch_means = jax.vmap(mean_of_positive_fixed)(batch)
 print("batched means:", [round(m, 6) for m in batch_means.tolist()])
 assert jnp.allclose(batch_means, jnp.array([4.0 / 3.0, 2.0])), batch_means
+
+# %%
+# Its gradient is the one :func:`jax.grad` gave the boolean index above, and
+# now it works under ``jit`` as well:
+
+fixed_grads = jax.jit(jax.grad(mean_of_positive_fixed))(readings)
+print("grad:", [round(g, 4) for g in fixed_grads.tolist()])
+assert jnp.allclose(fixed_grads, grads), (fixed_grads, grads)
+
+# %%
+# Fix 1 under grad: a nan from the masked-out values
+# --------------------------------------------------
+#
+# The mask keeps the shape by computing on *every* element, the unwanted
+# ones included. That is harmless for a mean, not for a function that is
+# undefined there. The smallest case: a square root where ``x > 0``, else
+# ``0``. Its value at ``0`` is right; its gradient there is ``nan``.
+
+print("grad at 0:", float(jax.grad(lambda x: jnp.where(x > 0, jnp.sqrt(x), 0.0))(0.0)))
+assert jnp.isnan(jax.grad(lambda x: jnp.where(x > 0, jnp.sqrt(x), 0.0))(0.0))
+
+# %%
+# The same happens in the sensor's terms: the mean of the square roots of
+# the positive readings, with the mask in ``where=``. The boolean index
+# (eager, as before) never takes the root of a negative reading, and its
+# gradient is clean; the masked version gives ``nan`` at every negative
+# reading, with or without ``jit``, and under ``vmap``.
+
+
+def root_mean_indexed(x):
+    return jnp.sqrt(x[x > 0]).mean()
+
+
+def root_mean_masked(x):
+    return jnp.mean(jnp.sqrt(x), where=x > 0)
+
+
+reference = jax.grad(root_mean_indexed)(readings)
+masked = jax.grad(root_mean_masked)(readings)
+print("boolean index:", [round(g, 4) for g in reference.tolist()])
+print("where=:       ", [round(g, 4) for g in masked.tolist()])
+assert jnp.isfinite(reference).all(), reference
+assert jnp.isnan(masked).tolist() == [False, True, False, True, False], masked
+assert jnp.isnan(jax.jit(jax.grad(root_mean_masked))(readings)[1::2]).all()
+assert jnp.isnan(jax.vmap(jax.grad(root_mean_masked))(batch)).any(axis=1).all()
+
+# %%
+# Why: :func:`jax.grad` differentiates the computation that ran, and that
+# computation took the square root of every reading. The mask multiplies
+# the unwanted elements' gradient by ``0``, but their own derivative,
+# ``1 / (2 * sqrt(x))``, is already ``inf`` at ``0`` and ``nan`` below it,
+# and ``inf * 0`` and ``nan * 0`` are ``nan``. A value that is thrown away
+# still poisons the gradient.
+#
+# Fix: mask the input too (a double ``where``)
+# --------------------------------------------
+#
+# Replace the unwanted inputs by a harmless value (``1.0``) *before* the
+# unsafe function, and keep the mask after it. The function now only sees
+# values where its derivative is finite, and the mask zeroes those.
+
+
+def sqrt_or_zero(x):
+    safe = jnp.where(x > 0, x, 1.0)
+    return jnp.where(x > 0, jnp.sqrt(safe), 0.0)
+
+
+@jax.jit
+def root_mean_safe(x):
+    positive = x > 0
+    safe = jnp.where(positive, x, 1.0)
+    return jnp.mean(jnp.sqrt(safe), where=positive)
+
+
+print(
+    "grad at 0:", float(jax.grad(sqrt_or_zero)(0.0)), "| at 4:", float(jax.grad(sqrt_or_zero)(4.0))
+)
+assert float(jax.grad(sqrt_or_zero)(0.0)) == 0.0 and float(jax.grad(sqrt_or_zero)(4.0)) == 0.25
+
+safe_grads = jax.grad(root_mean_safe)(readings)
+print("double where: ", [round(g, 4) for g in safe_grads.tolist()])
+assert jnp.allclose(root_mean_safe(readings), root_mean_indexed(readings))
+assert jnp.allclose(safe_grads, reference), (safe_grads, reference)
+
+# %%
+# It holds under ``vmap`` too: each row's gradient is the one the boolean
+# index gives that row.
+
+batch_grads = jax.vmap(jax.grad(root_mean_safe))(batch)
+print("rows:", [[round(g, 4) for g in row] for row in batch_grads.tolist()])
+for row, row_grads in zip(batch, batch_grads, strict=True):
+    assert jnp.allclose(row_grads, jax.grad(root_mean_indexed)(row)), (row, row_grads)
 
 # %%
 # Fix 2: fix the size with ``size=`` and ``fill_value=``
