@@ -8,7 +8,9 @@ dtype or a different pytree structure. This page shows the real
 ``TypeError`` for each of the three, the one case where mismatched types are
 accepted (weak types, which still change the result's type), the fixes
 (``jnp.ones_like``, ``broadcast_to``, ``astype``, one structure for both
-branches), and the same rule and error for :func:`jax.lax.switch`.
+branches), what happens to ``cond`` under :func:`jax.vmap` (both branches
+run), the same rule and error for :func:`jax.lax.switch`, and what
+:func:`jaxpurity.cond` adds to JAX's own message on old and new JAX.
 """
 
 # %%
@@ -192,6 +194,68 @@ print("weights:", weights.tolist(), "total:", float(total))
 assert weights.tolist() == [0.125, 0.375, 0.5] and float(total) == 8.0
 
 # %%
+# Under vmap, cond runs both branches
+# -----------------------------------
+#
+# ``cond`` picks one branch for the whole call. Under :func:`jax.vmap` each
+# row has its own predicate, so JAX turns the ``cond`` into a select: both
+# branches run on every row, and the result is picked row by row. A
+# :func:`jax.debug.print` in each branch shows it. One row at a time, each
+# call runs one branch; a batch of two rows runs both branches on both
+# rows, so ``x / total`` is computed for the zero row too (a ``0 / 0``),
+# and then dropped.
+
+
+def normalize_logged(x):
+    total = x.sum()
+
+    def divide(x):
+        jax.debug.print("divide ran, total {}", total)
+        return x / total
+
+    def uniform(x):
+        jax.debug.print("uniform ran, total {}", total)
+        return jnp.ones_like(x) / x.size
+
+    return lax.cond(total > 0, divide, uniform, x)
+
+
+rows = jnp.stack([x, zeros])
+logged = jax.jit(normalize_logged)
+print("One row at a time:")
+with jaxpurity.printed() as one_by_one:
+    for row in rows:
+        logged(row)
+print("Under vmap:")
+with jaxpurity.printed() as batched:
+    batched_weights = jax.vmap(logged)(rows)
+assert sorted(one_by_one.lines) == ["divide ran, total 8.0", "uniform ran, total 0.0"]
+assert sorted(batched.lines) == sorted(
+    f"{name} ran, total {t}" for name in ["divide", "uniform"] for t in [8.0, 0.0]
+), batched.lines
+assert jnp.array_equal(batched_weights, jnp.stack([normalize(x), normalize(zeros)]))
+
+# %%
+# So with a batched predicate you pay for every branch on every row, and a
+# callback in a branch runs for rows it was not picked for (count or log
+# the predicate outside the ``cond`` instead). The ``nan`` of ``0 / 0``
+# stays out of the result, and out of the gradient: JAX gives each branch
+# its inputs with the gradient stopped on the rows it was not picked for.
+# The gradients under ``vmap`` are the ones of the rows taken one at a
+# time, all finite. (:doc:`python_control_flow` shows the same with
+# ``jnp.where``, where a thrown-away ``nan`` does reach the gradient.)
+
+
+def first_weight(x):
+    return normalize(x)[0]
+
+
+batched_grads = jax.vmap(jax.grad(first_weight))(rows)
+print("vmap(grad):", batched_grads.tolist())
+assert jnp.isfinite(batched_grads).all(), batched_grads
+assert jnp.array_equal(batched_grads, jnp.stack([jax.grad(first_weight)(r) for r in rows]))
+
+# %%
 # lax.switch: the same rule, the same TypeError
 # ---------------------------------------------
 #
@@ -244,6 +308,111 @@ def normalize_checked(x):
 
 with jaxpurity.raises(jaxpurity.TypeMismatchError, match="zeros_like"):
     normalize_checked(x)
+
+# %%
+# JAX's own message, beside it
+# ----------------------------
+#
+# How much of that is news depends on the JAX version. Take branches that
+# return a dict and differ in one leaf, ``"total"``, and ask both: JAX
+# first, then jaxpurity.
+
+
+def with_total(x):
+    return {"weights": x / x.sum(), "total": x.sum()}
+
+
+def without_total(x):
+    return {"weights": jnp.ones_like(x) / x.size, "total": 0}
+
+
+with jaxpurity.raises(TypeError, match="total") as lax_error:
+    lax.cond(x.sum() > 0, with_total, without_total, x)
+
+# %%
+
+with jaxpurity.raises(jaxpurity.TypeMismatchError, match=r"\['total'\]") as checked_error:
+    jaxpurity.cond(x.sum() > 0, with_total, without_total, x)
+
+# %%
+# From JAX 0.6.0 on (the release that brought this wording, by JAX's git
+# history), JAX's message names the leaf by its path, ``at path
+# ['total']``, and says whether the shapes or the dtypes differ. Older JAX
+# (0.4.35, the oldest that jaxpurity supports) prints the whole output tree
+# instead, with ``DIFFERENT`` before the leaf that differs. JAX's loop-carry
+# errors name the carry's part on every supported version
+# (``loop_carry[1]``, see :doc:`loop_carry_types`). This page was built
+# with:
+
+lax_message, checked_message = str(lax_error.value), str(checked_error.value)
+names_path = "at path ['total']" in lax_message
+print(f"JAX {jax.__version__}: JAX's message names the path: {names_path}")
+assert names_path == (jax.__version_info__ >= (0, 6, 0)), lax_message
+if not names_path:
+    assert "'total': 'DIFFERENT ShapedArray(float32[])" in lax_message, lax_message
+
+# %%
+# So on JAX 0.6 and newer, the path is not what jaxpurity adds. What it
+# adds, on every version, is first **the fix**: a "How to fix" line per
+# leaf, with the code to write (here ``jnp.asarray(x, jnp.float32)``),
+# where JAX asks you to "revise" the branches (0.6+) or says nothing
+# (0.4.35). Second, **weak types**: it marks a leaf that came from a Python
+# scalar (``weak: a Python scalar``) and tells you to give it a dtype. JAX
+# 0.6+ prints such a leaf as a plain ``int32[]``; 0.4.35 writes
+# ``weak_type=True``, without saying what it means.
+
+print("JAX says how to fix:      ", "How to fix" in lax_message)
+print("jaxpurity says how to fix:", "How to fix" in checked_message)
+assert "How to fix" not in lax_message
+assert "give it the dtype explicitly: jnp.asarray(x, jnp.float32)" in checked_message
+assert "weak: a Python scalar" in checked_message
+assert ("weak_type=True" in lax_message) == (not names_path), lax_message
+
+# %%
+# The weak mark matters most where a weak ``0.0`` meets a ``float16``
+# branch. JAX reports ``float16`` against ``float32``, and a reader looks
+# for a ``float32`` they never wrote; jaxpurity says it is the Python
+# scalar, and to write it as ``float16``.
+
+with jaxpurity.raises(TypeError, match="float16"):
+    lax.cond(True, lambda x: x.sum(), lambda x: 0.0, x16)
+
+# %%
+
+with jaxpurity.raises(jaxpurity.TypeMismatchError, match=r"jnp\.asarray\(x, jnp\.float16\)"):
+    jaxpurity.cond(True, lambda x: x.sum(), lambda x: 0.0, x16)
+
+# %%
+# Third, **like=**: a template (an array or :class:`jax.ShapeDtypeStruct`)
+# to convert every branch's output to, where nothing is lost. The scalar
+# ``0.0`` becomes a vector of ``x``'s shape and dtype, so the first
+# ``normalize`` works as written:
+
+
+@jax.jit
+def normalize_like(x):
+    total = x.sum()
+    return jaxpurity.cond(total > 0, lambda x: x / total, lambda x: 0.0, x, like=x)
+
+
+print("like=x:", normalize_like(x).tolist(), normalize_like(zeros).tolist())
+assert normalize_like(x).tolist() == [0.125, 0.375, 0.5]
+assert normalize_like(zeros).tolist() == [0.0, 0.0, 0.0]
+
+# %%
+# Last, **a float predicate is refused**: :func:`jax.lax.cond` takes any
+# nonzero float, ``nan`` included, as true, and jaxpurity asks for an
+# explicit comparison.
+
+nan = jnp.float32(jnp.nan)
+ran_true_fun = lax.cond(nan, lambda: True, lambda: False)
+print("lax.cond(nan, ...) ran true_fun:", bool(ran_true_fun))
+assert bool(ran_true_fun)
+
+# %%
+
+with jaxpurity.raises(TypeError, match="pred is float32"):
+    jaxpurity.cond(nan, lambda: True, lambda: False)
 
 # %%
 # Ask jaxpurity.explain
