@@ -22,6 +22,8 @@ jitted function instead of values.
 # it, so the cache looks safe. A jitted function tapers a signal with it.
 
 import functools
+import re
+import types
 
 import jax
 import jax.numpy as jnp
@@ -134,17 +136,51 @@ assert energy == 1.5, energy
 # --------------------------------------
 #
 # :func:`jax.checking_leaks` (introduced on :doc:`global_counter`) checks at
-# the end of each trace that nothing still refers to a tracer. A new length
-# makes ``taper`` trace again, fill the cache, and fail right there. The
-# chain of references in the message leads to the cache: an
-# ``_lru_cache_wrapper`` held by ``hann_window``.
+# the end of each trace that nothing still refers to a tracer, and names the
+# references that keep each one alive. In a project, a cached helper like
+# ``hann_window`` usually lives in a module of its own, imported by the
+# jitted code. The page builds such a module, ``signals``, in place to stay
+# one file, and gives it the same function with a cache of its own
+# (``__wrapped__`` is the function that a cache wraps).
+
+signals = types.ModuleType("signals")
+signals.hann_window = functools.lru_cache(hann_window.__wrapped__)
+
+
+@jax.jit
+def taper_signal(signal):
+    return signal * signals.hann_window(signal.shape[0])
+
+
+# %%
+# The first trace fills the cache, and fails right there.
 
 with jax.checking_leaks():
     with jaxpurity.raises(Exception, match="Leaked trace") as leak_info:
-        taper(jnp.ones(8))
-leak_report = str(leak_info.value)
-assert "_lru_cache_wrapper" in leak_report and "hann_window" in leak_report, leak_report
-hann_window.cache_clear()
+        taper_signal(jnp.ones(8))
+
+# %%
+# Each chain of ``is referred to by`` lines starts at a leaked tracer, and
+# each line names the holder of the line above. The first chain is the
+# whole story: the tracer is held by an ``_lru_cache_wrapper`` (the cache),
+# which is ``signals.hann_window``, a name in your code. That root is what to
+# fix. On recent JAX, more chains follow, for tracers that the cached one
+# keeps alive (the equation that computed it, ``TracingEqn``, holds its
+# inputs); they end at the same root. The numbers are ``id()`` values, which
+# change from run to run.
+
+chains = [
+    [line for line in block.splitlines() if " is referred to by " in line]
+    for block in str(leak_info.value).split("\n\n")[1:]
+]
+roots = {re.sub(r"\d+", "...", chain[-1]) for chain in chains}
+print("chains:", len(chains), "| every chain ends with:", *roots)
+assert roots == {"<_lru_cache_wrapper ...> is referred to by signals.hann_window"}, chains
+assert [re.sub(r"\d+", "...", line) for line in chains[0]] == [
+    "<DynamicJaxprTracer ...> is referred to by <_lru_cache_wrapper ...>",
+    "<_lru_cache_wrapper ...> is referred to by signals.hann_window",
+], chains
+signals.hann_window.cache_clear()
 
 # %%
 # Fix 1: fill the cache with concrete arrays
@@ -224,6 +260,16 @@ for caller in (taper, windowed_energy):
     leaks = [p for p in report.problems if p.kind == "leaked-tracer"]
     assert leaks and all(p.page.endswith("/memoization_caches.html") for p in leaks), report
     assert "stale-result" in [p.kind for p in report.problems], report
+
+# %%
+# When it ends, the check puts back the globals, closure variables and
+# arguments it reaches, and what they hold. What a :func:`functools.lru_cache`
+# holds is out of its reach: the cache keeps the tracer that the check's
+# first trace stored, as the output shows. Empty it after the check.
+
+entries, left = hann_window.cache_info().currsize, type(hann_window(4)).__name__
+print("after the checks, cache:", entries, "entry | type:", left)
+assert entries == 1 and left.endswith("Tracer"), (entries, left)
 hann_window.cache_clear()
 
 # %%
