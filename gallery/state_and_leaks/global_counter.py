@@ -179,18 +179,25 @@ metrics.history.clear()
 # A pure function gets everything it reads as arguments and gives back
 # everything it changes as results. The count becomes an array argument and
 # a result; the caller keeps it between calls.
+#
+# The state goes in first and comes out last: ``pure_step(count, x)``
+# returns ``(y, count)``, the output and then the new state. That is the
+# order :class:`jaxpurity.Stateful` (at the end of this page) expects, and
+# every pure step on this site uses it. Loop bodies follow their loop's API
+# instead: a :func:`jax.lax.scan` body returns the carry first, as on
+# :doc:`leak_from_loop_body`.
 
 
 @jax.jit
 def pure_step(count, x):
     count = count + 1
-    return count, x * count
+    return x * count, count
 
 
 count = jnp.int32(0)
 pure_results = []
 for _ in range(3):
-    count, y = pure_step(count, x)
+    y, count = pure_step(count, x)
     pure_results.append(float(y))
 print("results:", pure_results, "count:", int(count))
 assert pure_results == [2.0, 4.0, 6.0], pure_results
@@ -200,7 +207,7 @@ assert int(count) == 3, count
 # A new dtype still makes JAX trace again, but the count no longer depends on
 # it: the count is data, not a Python side effect.
 
-count, y = pure_step(count, jnp.int32(2))
+y, count = pure_step(count, jnp.int32(2))
 print("int32 call:", int(y), "count:", int(count))
 assert int(y) == 8 and int(count) == 4, (y, count)
 
@@ -231,10 +238,14 @@ assert [float(h) for h in metrics.history] == [3.0, 6.0], metrics.history
 # ``Ref`` closed over by a jitted function is part of the program: reads and
 # writes are recorded, so they happen on every call, not once per trace.
 # A plain Python counter of traces shows the difference.
+#
+# Older releases have no :func:`jax.new_ref` (JAX 0.4.35, the oldest this
+# site supports, is one). There, each cell of this section prints one line
+# instead of its results: that this JAX has no ``jax.new_ref``, and what to
+# use in its place.
 
 HAS_NEW_REF = hasattr(jax, "new_ref")
-if not HAS_NEW_REF:
-    print(f"JAX {jax.__version__} has no jax.new_ref; this section needs a newer JAX.")
+NO_NEW_REF = f"JAX {jax.__version__} has no jax.new_ref"
 
 if HAS_NEW_REF:
     count_ref = jax.new_ref(jnp.int32(0))
@@ -251,11 +262,15 @@ if HAS_NEW_REF:
     print("results:", ref_results, "count_ref:", int(count_ref[...]), "traces:", traces)
     assert ref_results == [2.0, 4.0, 6.0], ref_results
     assert int(count_ref[...]) == 3 and traces == 1, (count_ref, traces)
+else:
+    print(f"{NO_NEW_REF}: pass the count in and out, as pure_step does, or use Stateful (below).")
 
 # %%
 # A ``Ref`` can also be an argument, which makes the dependency visible in
 # the signature. It cannot be a result: JAX refuses to return one from a
-# jitted function, so read it with ``ref[...]`` and return the array.
+# jitted function, so read it with ``ref[...]`` and return the array. Where
+# JAX has no ``jax.new_ref``, the cell says what takes the place of a ``Ref``
+# argument.
 
 if HAS_NEW_REF:
 
@@ -271,12 +286,15 @@ if HAS_NEW_REF:
 
     with jaxpurity.raises(ValueError, match="cannot be returned"):
         jax.jit(lambda ref: ref)(arg_ref)
+else:
+    print(f"{NO_NEW_REF}: in place of a Ref argument, pass the count and return it (pure_step).")
 
 # %%
 # :func:`jaxpurity.check_pure` agrees that ``bump`` is pure. The check runs
 # the function several times; it puts each ``Ref`` it can reach back to its
 # starting value before each run, so every run sees the same state, and
-# after the last one, so ``arg_ref`` is left as it was:
+# after the last one, so ``arg_ref`` is left as it was. Where JAX has no
+# ``jax.new_ref``, the cell says which check below stands in for this one.
 
 if HAS_NEW_REF:
     ref_report = jaxpurity.check_pure(bump, arg_ref, x)
@@ -284,24 +302,22 @@ if HAS_NEW_REF:
     print("arg_ref after the check:", int(arg_ref[...]))
     assert ref_report.ok, ref_report
     assert int(arg_ref[...]) == 2, arg_ref
+else:
+    print(f"{NO_NEW_REF}: nothing to check here; check_pure passes pure_step below.")
 
 # %%
 # With jaxpurity: Stateful
 # ------------------------
 #
 # Threading the count by hand is the pure fix, but the call site has to keep
-# it. :class:`jaxpurity.Stateful` keeps the state on the Python side for you:
-# you write the pure step ``fn(state, *args) -> (out, new_state)``, and each
-# call runs it under :func:`jax.jit` with the current state and stores the
-# new one. It also counts traces, and checks that the state keeps its type.
+# it. :class:`jaxpurity.Stateful` keeps the state on the Python side for you.
+# Give it a pure step ``fn(state, *args) -> (out, new_state)``, such as
+# ``pure_step``, and the first state. Each call runs the step under
+# :func:`jax.jit` with the current state, stores the new state and returns
+# the output. It also counts traces, and checks that the state keeps its
+# type.
 
-
-def count_step(count, x):
-    count = count + 1
-    return x * count, count
-
-
-stepper = jaxpurity.Stateful(count_step, 0)
+stepper = jaxpurity.Stateful(pure_step, 0)
 stateful_results = [float(stepper(x)) for _ in range(3)]
 print("results:", stateful_results, "state:", int(stepper.state), "traces:", stepper.trace_count)
 assert stateful_results == [2.0, 4.0, 6.0], stateful_results
@@ -313,12 +329,16 @@ assert int(stepper.state) == 3 and stepper.trace_count == 1, stepper
 #
 # :func:`jaxpurity.check_pure` takes a function and example arguments, runs
 # it (traced and eagerly, as the report's first line counts) and reports
-# what it finds. For ``step`` it names the global that the trace rebinds,
-# and shows the stale result that follows from it.
+# what it finds. For ``step`` it names the global that the trace rebinds
+# (``global-assignment``), and the stale result that follows from it
+# (``stale-result``): the program that jit compiled earlier answers with the
+# counter value it read when it was traced, while a fresh trace now gives
+# another answer.
 
 report = jaxpurity.check_pure(step, x)
 print(report)
-assert "global-assignment" in [problem.kind for problem in report.problems], report
+kinds = [problem.kind for problem in report.problems]
+assert "global-assignment" in kinds and "stale-result" in kinds, report
 
 # %%
 # For ``scale`` it finds the tracer left in ``metrics.history``, names the
@@ -329,6 +349,16 @@ leak_report = jaxpurity.check_pure(scale, 1.0)
 print(leak_report)
 leaks = [p for p in leak_report.problems if p.kind == "leaked-tracer"]
 assert leaks and all(p.page.endswith("/global_counter.html") for p in leaks), leak_report
+
+# %%
+# When it ends, the check puts back the globals the function names and what
+# they hold. The attributes of a module are out of its reach:
+# ``metrics.history`` keeps what the check's runs appended, tracers
+# included, as the output shows. Empty it after the check.
+
+tracers_left = sum(isinstance(h, jax.core.Tracer) for h in metrics.history)
+print("metrics.history after the check:", len(metrics.history), "items,", tracers_left, "tracers")
+assert tracers_left > 0, metrics.history
 metrics.history.clear()
 
 # %%
