@@ -114,7 +114,7 @@ assert re.search(r"mul \w+ 2\.0", jaxpr_text) and "min" in jaxpr_text, jaxpr_tex
 #
 # A tempting fix is a fresh ``jax.jit(postprocess)``. JAX's trace cache is
 # keyed on the Python function, not on the wrapper, so the new wrapper
-# reuses the old traces and gives the same stale answer for ``x``.
+# reuses the old traces and gives the same stale result for ``x``.
 
 rewrapped = jax.jit(postprocess)(x).tolist()
 print("fresh jax.jit(postprocess):", rewrapped)
@@ -172,20 +172,25 @@ print("after clear_cache:", refreshed, "| eager Python gives:", postprocess(x).t
 assert refreshed == postprocess(x).tolist() == [1.0, 1.0], refreshed
 
 # %%
-# With jaxpurity: check_pure finds the stale program
-# --------------------------------------------------
+# With jaxpurity: check_pure finds the stale result
+# -------------------------------------------------
 #
 # Reading a global is not wrong at any single moment; it goes wrong when the
 # global changes after the function was traced. So check the *jitted*
 # function at such a moment. :func:`jaxpurity.check_pure` calls it as it
 # is, so that its cache answers, and compares that answer with what a fresh
 # trace computes now. Here the scale changes once more, without clearing the
-# cache. The report's ``stale-result`` gives both results:
+# cache. The report finds the stale result (``stale-result``), and gives
+# both answers: the program that jit compiled earlier answers with the
+# settings it read when it was traced, while a fresh trace now uses the new
+# scale. The warnings name the two globals it read.
 
 SCALE = 1.0
 report = jaxpurity.check_pure(fast_postprocess, x)
 print(report)
+read_at_trace_time = [warning.kind for warning in report.warnings]
 assert "stale-result" in [problem.kind for problem in report.problems], report
+assert read_at_trace_time == ["trace-time-read"] * 2, report
 
 # %%
 # The check can only see a result that is stale when it runs, so run it

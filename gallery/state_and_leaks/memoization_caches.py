@@ -248,8 +248,9 @@ assert make_taper.cache_info().currsize == 1
 #
 # :func:`jaxpurity.check_pure` traces a function and looks at what the
 # trace left behind. Started with an empty cache, it finds the tracer among
-# the cached results of ``hann_window``, and a result that goes stale: a
-# fresh trace of the same function now fails. The leak links to this page.
+# the cached results of ``hann_window``, and the stale result that follows
+# (``stale-result``): the program that jit compiled earlier still answers,
+# while a fresh trace now fails. The leak links to this page.
 # Whichever caller comes first leaks, so both are checked, each with an
 # empty cache.
 
