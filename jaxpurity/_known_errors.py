@@ -129,6 +129,12 @@ TRACED_FUNCTION = (
     r"(?P<line>\d+) for "
 )
 
+# float(), int() or complex() of a tracer.
+_CONVERSION = Wording(
+    r"The problem arose with the `(?:int|float|complex)` function",
+    "JAX 0.2.0 to 0.12.0.1 (git history)",
+    regex=True,
+)
 _CONCRETE = Wording(
     "Abstract tracer value encountered where concrete value is expected",
     "JAX 0.1.65 to 0.12.0.1 (git history)",
@@ -547,6 +553,21 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "(jnp.sum(x, where=mask)), or jnp.nonzero(mask, size=k, fill_value=...) with a "
         "static bound k.",
     ),
+    # float() of a grad or vmap tracer: JAX 0.4.35 and 0.10.2 name no traced function (that
+    # line is jit's), whether the tracer is live or was logged and used after grad returned.
+    KnownError(
+        errors=("ConcretizationTypeError",),
+        topic="leak_from_grad_vmap",
+        wordings=(_CONVERSION,),
+        when=_CONVERSION.text,
+        unless=r"The error occurred while tracing the function",
+        scenario="Code called float(), int() or complex() on a value computed under jax.grad "
+        "or jax.vmap: inside the function, or later, on a value it saved (a logged loss).",
+        cause="Under grad and vmap every value computed from the arguments is a tracer, and "
+        "one saved outside the function stays a tracer after the transformation returns: it "
+        "has a shape and a dtype but no value to convert.",
+        fix=f"{_LEAK_FIX_GRAD} To print a value inside the function, use jax.debug.print.",
+    ),
     # The catch-all of the concretization family, after the errors whose messages carry the
     # same detail lines ("This concrete value was not available in Python ...").
     KnownError(
@@ -560,11 +581,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
             Wording(
                 "JAX Tracer object cannot be interpreted as a float", "JAX 0.1.63 to 0.1.77 (git)"
             ),
-            Wording(
-                r"The problem arose with the `(?:int|float|complex)` function",
-                "JAX 0.2.0 to 0.12.0.1 (git history)",
-                regex=True,
-            ),
+            _CONVERSION,
             Wording(
                 "concrete value was not available in Python because it depends on",
                 "JAX 0.2.1 to 0.12.0.1 (git history)",

@@ -352,6 +352,49 @@ def test_explain_sends_float_or_bool_of_a_leaked_tracer_to_the_leak_pages(
         assert "not a setting that needs to be static" in explanation.cause
 
 
+def _float_of_grad_leak() -> None:
+    float(_leak_from(lambda f: jax.grad(f)(1.0)))
+
+
+def _float_of_vmap_leak() -> None:
+    float(_leak_from(lambda f: jax.vmap(f)(jnp.arange(3.0))))
+
+
+def _float_inside_grad() -> None:
+    jax.grad(lambda x: float(x) * x)(1.0)
+
+
+def _float_inside_vmap() -> None:
+    jax.vmap(lambda x: x * float(x))(jnp.arange(3.0))
+
+
+# float() of a grad or vmap tracer, live or logged and used after the transformation: no
+# line of the message names a traced function (that line is jit's), on any tested JAX.
+GRAD_VMAP_FLOATS: dict[str, Callable[[], None]] = {
+    "float_of_grad_leak": _float_of_grad_leak,
+    "float_of_vmap_leak": _float_of_vmap_leak,
+    "float_inside_grad": _float_inside_grad,
+    "float_inside_vmap": _float_inside_vmap,
+}
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("case", GRAD_VMAP_FLOATS)
+def test_explain_sends_float_of_a_grad_or_vmap_tracer_to_the_grad_vmap_page(
+    case: str, form: str
+) -> None:
+    with pytest.raises(jax.errors.ConcretizationTypeError, match="`float` function") as info:
+        GRAD_VMAP_FLOATS[case]()
+
+    explanation = jaxpurity.explain(FORMS[form](info.value))
+
+    assert (explanation.topic, explanation.error) == (
+        "leak_from_grad_vmap",
+        "ConcretizationTypeError",
+    )
+    assert "jax.debug.print" in explanation.fix
+
+
 def test_explain_looks_through_an_error_raised_from_a_jax_error() -> None:
     try:
         try:

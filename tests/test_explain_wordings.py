@@ -30,7 +30,13 @@ LEAKS = {
 PAGES_OF = {
     "UnexpectedTracerError": LEAKS,
     "leak_checker": LEAKS,
-    "ConcretizationTypeError": {"python_control_flow", "static_arguments", "boolean_masks"},
+    # float() of a tracer: a traced argument under jit, or a value under grad or vmap.
+    "ConcretizationTypeError": {
+        "python_control_flow",
+        "static_arguments",
+        "boolean_masks",
+        "leak_from_grad_vmap",
+    },
     "cond_branch_mismatch": {"cond_branch_types"},
     "loop_carry_mismatch": {"loop_carry_types"},
     "item_assignment": {"inplace_updates"},
