@@ -91,7 +91,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def console() -> None:
     """The ``jaxpurity`` console script."""
-    sys.exit(main())
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped reading (``jaxpurity explain ... | head``): stop quietly, as
+        # other command-line tools do, and keep Python from complaining at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 0
+    sys.exit(status)
 
 
 if __name__ == "__main__":

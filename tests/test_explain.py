@@ -641,3 +641,22 @@ def test_console_script_is_installed_with_the_package() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert f"Read more: {url('python_control_flow')}" in result.stdout
+
+
+def test_cli_stops_quietly_when_the_reader_closes_the_pipe() -> None:
+    # `jaxpurity explain ... | head -1`: the reader goes away after one line.
+    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    text = "jax.errors.UnexpectedTracerError: Encountered an unexpected tracer."
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "jaxpurity", "explain", text],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+    )
+    assert cli.stdout is not None and cli.stderr is not None
+    cli.stdout.close()
+    stderr = cli.stderr.read().decode()
+    assert cli.wait(timeout=120) == 0, stderr
+    assert "BrokenPipeError" not in stderr, stderr
