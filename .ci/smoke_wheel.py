@@ -1,0 +1,107 @@
+"""Install the built wheel into a fresh environment and check that it works there.
+
+``python .ci/smoke_wheel.py DIST`` (``tox -e package`` runs it after building
+the sdist and the wheel into ``DIST``): makes a new virtual environment, installs
+the wheel as a user would (``pip install jaxpurity-*.whl``, which brings the
+newest JAX for that Python), and, from an empty folder so that nothing from
+the repository can be imported by mistake:
+
+- runs every doctest of the installed package;
+- runs the ``jaxpurity`` console script on a real JAX error;
+- imports the package and uses a drop-in and a diagnostic.
+
+It also checks that the sdist holds no tests, which need the repository.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tarfile
+import tempfile
+import venv
+from pathlib import Path
+
+SMOKE = """
+import jax, jax.numpy as jnp, jaxpurity
+assert jaxpurity.__file__.startswith(r"{site}"), jaxpurity.__file__
+out = jaxpurity.cond(jnp.array(True), lambda x: x + 1.0, lambda x: x - 1.0, jnp.float32(2.0))
+assert float(out) == 3.0, out
+counter = []
+def step(x):
+    counter.append(x)
+    return x * 2
+report = jaxpurity.check_pure(step, jnp.ones(2))
+assert not report.ok and counter == [], (report, counter)
+try:
+    jax.jit(lambda x: int(x))(1.0)
+except Exception as error:
+    assert jaxpurity.explain(error).recognised, error
+print("jaxpurity", jaxpurity.__version__, "works with JAX", jax.__version__)
+"""
+
+
+def run(*command: str | Path, cwd: Path) -> str:
+    """Run ``command`` in ``cwd``; on failure, show its output and stop."""
+    done = subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(map(str, command))} failed:\n{done.stdout}{done.stderr}")
+    return done.stdout
+
+
+def main(dist: Path) -> None:
+    wheels, sdists = sorted(dist.glob("*.whl")), sorted(dist.glob("*.tar.gz"))
+    if len(wheels) != 1 or len(sdists) != 1:
+        sys.exit(f"expected one wheel and one sdist in {dist}, found {wheels + sdists}")
+    with tarfile.open(sdists[0]) as sdist:
+        tests = [name for name in sdist.getnames() if "/tests/" in name]
+    if tests:
+        sys.exit(f"the sdist holds tests that need the repository: {tests[:3]} (MANIFEST.in)")
+
+    with tempfile.TemporaryDirectory() as scratch:
+        home = Path(scratch)
+        venv.create(home / "env", with_pip=True)
+        python = home / "env" / "bin" / "python"
+        run(python, "-m", "pip", "install", "-q", wheels[0], "pytest", cwd=home)
+        package = Path(
+            run(
+                python,
+                "-c",
+                "import jaxpurity, os; print(os.path.dirname(jaxpurity.__file__))",
+                cwd=home,
+            ).strip()
+        )
+        flags = "doctest_optionflags=ELLIPSIS NORMALIZE_WHITESPACE"
+        doctests = run(
+            python,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--doctest-modules",
+            "-o",
+            flags,
+            "--rootdir",
+            home,
+            package,
+            cwd=home,
+        )
+        print(doctests.strip().splitlines()[-1], "(doctests of the installed wheel)")
+        explained = run(
+            home / "env" / "bin" / "jaxpurity",
+            "explain",
+            "jax.errors.UnexpectedTracerError: Encountered an unexpected tracer.",
+            cwd=home,
+        )
+        assert "leak" in explained.lower(), explained
+        print("console script:", explained.strip().splitlines()[0])
+        print(run(python, "-c", SMOKE.format(site=package), cwd=home).strip())
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(
+            "usage: python .ci/smoke_wheel.py DIST  (the folder with the built sdist and wheel)"
+        )
+    main(Path(sys.argv[1]))
