@@ -39,6 +39,7 @@ extensions = [
     "jax_reset",
     "offline_inventories",
     "page_order",
+    "search_ranking",
     "version_banner",
 ]
 

@@ -1,0 +1,74 @@
+/*
+ * The site search's scorer: html_search_scorer, which docs/sphinxext/search_ranking.py sets.
+ *
+ * Sphinx scores a result by where the query's words occur (title 15, text 5) and lists ties
+ * alphabetically. This scorer adds two things, read from Sphinx's own search index:
+ *
+ * - Phrases. The place an index entry points at (a page, or an anchor in it), when the entry
+ *   begins with the query's words (two words or more, or the whole entry), gets 50, plus up to
+ *   50 for the share of the entry's words the query covers: the more of a message a reader
+ *   typed, the surer the page. search_ranking.py
+ *   writes these entries from jaxpurity's table of known errors: each exception name and
+ *   message wording is the main entry of the page that explains it, and an entry of the error
+ *   index; an entry that is not the page's main one counts 90%.
+ * - Title words. The share of the query's words that the page's own title holds, times
+ *   Scorer.title: a gallery page's title says the symptom in a reader's words, so "global
+ *   counter" finds "My global counter only moves when jit retraces" before a page that has
+ *   those words in a section title or its text.
+ *
+ * Sphinx puts this file into language_data.js, which loads after searchtools.js (basic and furo
+ * themes alike): Scorer holds its defaults here, and Search, Stemmer, splitQuery and stopwords
+ * are all defined by the time a query is scored.
+ */
+
+(() => {
+  const PHRASE = 50; // a phrase hit ranks above any page that only has the query's words
+  const NOT_MAIN = 0.9; // an entry that is not the page's main one (the error index's)
+
+  const words = (text) => splitQuery(text.toLowerCase());
+  // The query's words as the search matches them: stemmed, without stop words or numbers.
+  const stems = (text) => {
+    const stemmer = new Stemmer();
+    return words(text)
+      .filter((word) => !stopwords.has(word) && !/^\d+$/.test(word))
+      .map((word) => stemmer.stemWord(word));
+  };
+  const startsWith = (entry, query) =>
+    query.length <= entry.length && query.every((word, i) => entry[i] === word);
+
+  // What one query needs, worked out once: the phrase score of each file, the query's stems.
+  let cached = { query: null, index: null };
+  const forQuery = () => {
+    const query = new URLSearchParams(window.location.search).get("q") || "";
+    const index = Search._index;
+    if (cached.query === query && cached.index === index) return cached;
+    const asked = words(query);
+    const phrase = new Map(); // "file number#anchor" -> best phrase score
+    for (const [entry, places] of Object.entries(index.indexentries)) {
+      const entryWords = words(entry);
+      const whole = asked.length === entryWords.length;
+      if (!asked.length || !startsWith(entryWords, asked) || (asked.length < 2 && !whole))
+        continue;
+      const score = PHRASE + (PHRASE * asked.length) / entryWords.length;
+      for (const [file, id, main] of places) {
+        const place = id ? `${file}#${id}` : `${file}`;
+        const scored = main ? score : NOT_MAIN * score;
+        phrase.set(place, Math.max(phrase.get(place) || 0, scored));
+      }
+    }
+    const file = new Map(index.docnames.map((docname, i) => [docname, i]));
+    cached = { query, index, phrase, stems: new Set(stems(query)), file };
+    return cached;
+  };
+
+  Scorer.score = (result) => {
+    const [docname, , anchor, , score] = result;
+    const { index, phrase, stems: asked, file: fileOf } = forQuery();
+    const file = fileOf.get(docname);
+    if (file === undefined || asked.size === 0) return score;
+    const title = new Set(stems(index.titles[file]));
+    const titled = [...asked].filter((stem) => title.has(stem)).length / asked.size;
+    const place = `${file}${anchor}`; // a result's anchor is "" or "#id"
+    return Math.max(score, phrase.get(place) || 0) + Scorer.title * titled;
+  };
+})();

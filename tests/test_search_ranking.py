@@ -1,0 +1,95 @@
+"""Tests for docs/sphinxext/search_ranking.py: search keywords from the table of known errors."""
+
+import json
+import types
+from pathlib import Path
+
+import pytest
+from search_ranking import ERROR_INDEX, SCORER, keywords, phrases, use_scorer
+from sphinx.application import Sphinx
+
+from jaxpurity._explain import distinctive
+from jaxpurity._known_errors import KNOWN_ERRORS
+from jaxpurity._pages import page
+
+GLOBAL_COUNTER = page("global_counter").removesuffix(".html")
+INPLACE_UPDATES = page("inplace_updates").removesuffix(".html")
+
+
+def test_phrases_are_the_tables_distinctive_names_and_fixed_wordings():
+    found = phrases()
+    assert len(found) == len(set(found))
+    for known in KNOWN_ERRORS:
+        for name in known.errors:
+            assert (name in found) == distinctive(name), name
+        for wording in known.wordings:
+            assert (wording.text in found) == (not wording.regex), wording.text
+    assert "TypeError" not in found  # names nothing by itself
+    assert "UnexpectedTracerError" in found
+    assert "JAX arrays are immutable and do not support in-place item assignment" in found
+
+
+def test_a_phrase_is_the_main_entry_of_the_page_that_explains_it_and_also_on_the_error_index():
+    entries = keywords()
+    assert entries[GLOBAL_COUNTER]["UnexpectedTracerError"] is True
+    assert entries[GLOBAL_COUNTER]["Encountered an unexpected tracer"] is True
+    assert entries[INPLACE_UPDATES]["JAX 'Tracer' objects do not support item assignment"] is True
+    assert entries[ERROR_INDEX]["UnexpectedTracerError"] is False
+    # Every phrase is on the error index, and is the main entry of exactly one page.
+    for phrase in phrases():
+        assert phrase in entries[ERROR_INDEX], phrase
+        mains = [doc for doc, on_page in entries.items() if on_page.get(phrase)]
+        assert len(mains) == 1, (phrase, mains)
+
+
+def test_a_name_that_no_one_page_explains_has_its_main_entry_on_the_error_index():
+    # jaxpurity's cond and its loops both raise TypeMismatchError; the message tells them apart.
+    entries = keywords()
+    assert entries[ERROR_INDEX]["TypeMismatchError"] is True
+    assert [doc for doc in entries if "TypeMismatchError" in entries[doc]] == [ERROR_INDEX]
+
+
+@pytest.mark.parametrize(("configured", "expected"), [("", str(SCORER)), ("mine.js", "mine.js")])
+def test_the_scorer_is_used_unless_conf_py_names_one(configured: str, expected: str):
+    config = types.SimpleNamespace(html_search_scorer=configured)
+    use_scorer(None, config)
+    assert config.html_search_scorer == expected
+    assert SCORER.is_file()
+
+
+def _site(root: Path) -> Path:
+    """A small project with the error index and one gallery page, and the extension on."""
+    src = root / "src"
+    (src / Path(GLOBAL_COUNTER).parent).mkdir(parents=True)
+    (src / "conf.py").write_text('extensions = ["search_ranking"]\n')
+    (src / "index.rst").write_text(
+        f"Home\n====\n\n.. toctree::\n\n   {ERROR_INDEX}\n   {GLOBAL_COUNTER}\n"
+    )
+    (src / f"{ERROR_INDEX}.rst").write_text("Error index\n===========\n\nEvery error.\n")
+    (src / f"{GLOBAL_COUNTER}.rst").write_text("My global counter\n=================\n\nText.\n")
+    return src
+
+
+def _build(src: Path, out: Path) -> dict:
+    app = Sphinx(src, src, out, out / ".doctrees", "html", status=None, warningiserror=True)
+    app.build()
+    text = (out / "searchindex.js").read_text()
+    return json.loads(text[text.index("(") + 1 : text.rindex(")")])
+
+
+def _entries(index: dict, entry: str) -> list[tuple[str, str, bool]]:
+    places = index["indexentries"][entry]
+    return sorted((index["docnames"][file], target, main) for file, target, main in places)
+
+
+def test_a_build_puts_the_entries_in_the_search_index_and_keeps_them_when_rebuilt(tmp_path):
+    src, out = _site(tmp_path), tmp_path / "html"
+    expected = [(ERROR_INDEX, "", False), (GLOBAL_COUNTER, "", True)]
+    first = _build(src, out)
+    assert _entries(first, "unexpectedtracererror") == expected
+    assert _entries(first, "encountered an unexpected tracer") == expected
+    # Sphinx alone drops the index entries of documents it does not rewrite
+    # (sphinx-doc/sphinx#12599): a rebuild with nothing changed keeps them here.
+    again = _build(src, out)
+    assert again["indexentries"] == first["indexentries"]
+    assert "Scorer.score =" in (out / "_static" / "language_data.js").read_text()
