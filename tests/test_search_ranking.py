@@ -1,11 +1,13 @@
 """Tests for docs/sphinxext/search_ranking.py: search keywords from the table of known errors."""
 
 import json
+import re
 import types
 from pathlib import Path
 
+import jax
 import pytest
-from search_ranking import ERROR_INDEX, SCORER, keywords, phrases, use_scorer
+from search_ranking import ERROR_INDEX, SCORER, captured_wordings, keywords, phrases, use_scorer
 from sphinx.application import Sphinx
 
 from jaxpurity._explain import distinctive
@@ -47,6 +49,32 @@ def test_a_name_that_no_one_page_explains_has_its_main_entry_on_the_error_index(
     entries = keywords()
     assert entries[ERROR_INDEX]["TypeMismatchError"] is True
     assert [doc for doc in entries if "TypeMismatchError" in entries[doc]] == [ERROR_INDEX]
+
+
+def _leak_checked() -> dict[str, str]:
+    """The error jax.checking_leaks() raises for a jitted function that keeps its tracer."""
+    kept = []
+
+    def keep(x):
+        kept.append(x)
+        return x * 2
+
+    with pytest.raises(Exception, match="Leaked") as caught, jax.checking_leaks():
+        jax.jit(keep)(1.0)
+    return {"type": type(caught.value).__name__, "message": str(caught.value)}
+
+
+def test_what_a_pattern_matched_in_a_captured_error_is_a_phrase_without_its_numbers():
+    error = _leak_checked()
+    assert re.search(r"\d", error["message"])  # the tracer's object id, at least
+    found = captured_wordings([error])
+    leaked = [phrase for phrase in found if phrase.startswith("Leaked trace ")]
+    assert len(leaked) == 1, found  # "Leaked trace DynamicJaxprTrace" on JAX 0.10
+    assert re.fullmatch(r"Leaked trace \w+", leaked[0]), leaked
+    assert not [phrase for phrase in found if re.search(r"\d", phrase)]
+    assert set(found) <= set(phrases([error]))
+    assert leaked[0] not in phrases()  # only from what was captured
+    assert keywords([error])[GLOBAL_COUNTER][leaked[0]] is True
 
 
 @pytest.mark.parametrize(("configured", "expected"), [("", str(SCORER)), ("mine.js", "mine.js")])

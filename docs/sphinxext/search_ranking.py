@@ -7,8 +7,10 @@ before the page that explains it. This extension gives the search what
 
 * **Index entries**, generated from ``KNOWN_ERRORS``: each exception name that
   identifies an error by itself (``UnexpectedTracerError``, not ``TypeError``)
-  and each fixed wording of a message ("Encountered an unexpected tracer") is
-  a main entry on the page that :func:`jaxpurity.explain` sends it to, and an
+  and each fixed wording of a message ("Encountered an unexpected tracer"), and
+  the words a pattern of the table matched in an error the gallery caught
+  ("Leaked trace DynamicJaxprTrace", from ``examples/_captured/``), is a main
+  entry on the page that :func:`jaxpurity.explain` sends it to, and an
   entry on the error index, whose paste box explains it. A name that no one
   page explains (``explain`` does not recognise it alone) has its main entry on
   the error index. The entries have no target of their own: a hit links to the
@@ -26,10 +28,15 @@ before the page that explains it. This extension gives the search what
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+
+# The folder error_index.py logs each page's caught errors in: one place says where.
+from error_index import _captured_dir
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
@@ -37,6 +44,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.transforms import SphinxTransform
 
 import jaxpurity
+from jaxpurity._capture import read_caught
 from jaxpurity._explain import distinctive
 from jaxpurity._known_errors import KNOWN_ERRORS
 
@@ -44,21 +52,50 @@ ERROR_INDEX = "errors"  # docs/errors.rst
 SCORER = Path(__file__).resolve().parents[1] / "_static" / "search_scorer.js"
 
 
-def phrases() -> list[str]:
-    """What a reader searches for an error by: its distinctive class names and fixed wordings.
+def captured_wordings(errors: Iterable[Mapping[str, str]]) -> list[str]:
+    """The words that the table's regular-expression wordings matched in the captured errors.
 
-    In the order of ``KNOWN_ERRORS``, each once. Regular-expression wordings are
-    left out: they are patterns, not words a reader types.
+    A pattern is no phrase a reader types, but what it matched in a message the
+    gallery caught is: ``Leaked trace DynamicJaxprTrace`` for
+    ``\\bLeaked (?:trace|level|sublevel) \\w``. Each match runs on to the end of
+    its last word. A match with a digit in it (an object id, a line number, a
+    shape) is left out: it changes from one build to the next.
+
+    Args:
+      errors: The errors the build captured, as :func:`jaxpurity._capture.read_caught`
+        reads them (each with ``type`` and ``message``).
     """
-    found = [name for known in KNOWN_ERRORS for name in known.errors if distinctive(name)]
-    found += [w.text for known in KNOWN_ERRORS for w in known.wordings if not w.regex]
+    found = []
+    for error in errors:
+        text = " ".join(error["message"].split())  # as explain searches a pattern
+        for known in KNOWN_ERRORS:
+            for wording in known.wordings:
+                match = re.search(wording.text, text) if wording.regex else None
+                if match is None:
+                    continue
+                end = re.compile(r"\w*").match(text, match.end()).end()
+                words = text[match.start() : end].strip()
+                if len(words.split()) > 1 and not re.search(r"\d", words):
+                    found.append(words)
     return list(dict.fromkeys(found))
 
 
-def keywords() -> dict[str, dict[str, bool]]:
+def phrases(errors: Iterable[Mapping[str, str]] = ()) -> list[str]:
+    """What a reader searches for an error by: its distinctive class names and fixed wordings.
+
+    In the order of ``KNOWN_ERRORS``, each once, then the words its
+    regular-expression wordings matched in ``errors`` (see
+    :func:`captured_wordings`), which the build captured.
+    """
+    found = [name for known in KNOWN_ERRORS for name in known.errors if distinctive(name)]
+    found += [w.text for known in KNOWN_ERRORS for w in known.wordings if not w.regex]
+    return list(dict.fromkeys(found + captured_wordings(errors)))
+
+
+def keywords(errors: Iterable[Mapping[str, str]] = ()) -> dict[str, dict[str, bool]]:
     """The index entries to add: docname -> {phrase: whether it is the main entry}."""
     entries: dict[str, dict[str, bool]] = {}
-    for phrase in phrases():
+    for phrase in phrases(errors):
         explanation = jaxpurity.explain(phrase)
         if explanation.recognised and explanation.page is not None:
             entries.setdefault(explanation.page.removesuffix(".html"), {})[phrase] = True
@@ -99,7 +136,8 @@ def reread_indexed(
     incremental build would lose them; a document that is re-read is rewritten.
     This also re-reads a document whose keywords changed with the table.
     """
-    env.jaxpurity_search_keywords = keywords()  # type: ignore[attr-defined]
+    captured = read_caught(_captured_dir(app.srcdir))
+    env.jaxpurity_search_keywords = keywords(captured)  # type: ignore[attr-defined]
     indexed = {doc for doc, entries in env.get_domain("index").entries.items() if entries}
     return sorted(indexed | set(env.jaxpurity_search_keywords))  # type: ignore[attr-defined]
 
