@@ -17,14 +17,11 @@ import ast
 import collections
 import concurrent.futures
 import dataclasses
-import functools
-import http.server
 import json
 import os
 import re
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
@@ -37,23 +34,12 @@ if os.environ.get("JAXPURITY_E2E") != "1":
         allow_module_level=True,
     )
 
-from playwright.sync_api import sync_playwright
+from _site import CHROMIUM, ROOT, SITE, block_external
 
 from jaxpurity._capture import CAUGHT_LOG_ENV
 from jaxpurity._pages import page as page_of
 
-ROOT = Path(__file__).resolve().parents[2]
-SITE = Path(os.environ.get("JAXPURITY_SITE") or ROOT / "build" / "html")
 ARTIFACTS = ROOT / "artifacts"  # screenshots (gitignored)
-CHROMIUM = "/usr/bin/chromium"  # Debian's, not a Playwright download
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1280, "height": 900}
 
 if not (SITE / "index.html").is_file():
@@ -129,36 +115,7 @@ CONTRAST_JS = """() => {
 MIN_CONTRAST = 4.5  # WCAG AA for body text
 
 
-# -- Fixtures: the site on localhost, one browser -------------------------------------------------
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture(scope="session")
-def base_url():
-    """The built site served on 127.0.0.1 at a free port, as ``http://127.0.0.1:PORT/``."""
-    handler = functools.partial(QuietHandler, directory=str(SITE))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-def block_external(ctx, base_url: str) -> None:
-    """Abort requests that leave the site: it must work offline, and results not vary with it."""
-    ctx.route(lambda url: not url.startswith(base_url), lambda route: route.abort())
+# -- Fixtures: contexts and tabs of the one browser (conftest.py) ---------------------------------
 
 
 @pytest.fixture(scope="session")
