@@ -1,60 +1,88 @@
 """The built error index agrees with ``jaxpurity.explain`` on every error the site captured.
 
 The docs build logs each error a gallery page catches (docs/examples/_captured). For each one,
-``jaxpurity.explain`` must send the reader to the page that the index names for it, and that page
-must show the error. Runs with the end-to-end tests (``tox -e e2e``), after the site is built.
+the index has an entry under its class whose wording is the error's, normalised as the index
+normalises it; ``jaxpurity.explain`` sends the reader to the page that entry names first, and
+the entry lists the page that shows the error. Every link of every entry leads to a page of the
+site. Runs with the end-to-end tests (``tox -e e2e``), after the site is built.
 """
 
 from __future__ import annotations
 
 import os
-import re
-from html import unescape
 from pathlib import Path
 
 import pytest
 
-import jaxpurity
-from jaxpurity._capture import read_caught
-from jaxpurity._pages import topic_of
-
 if os.environ.get("JAXPURITY_E2E") != "1":
     pytest.skip("runs with `tox -e e2e` (JAXPURITY_E2E=1)", allow_module_level=True)
 
-ROOT = Path(__file__).resolve().parents[2]
-SITE = Path(os.environ.get("JAXPURITY_SITE") or ROOT / "build" / "html")
-CAPTURED = ROOT / "docs" / "examples" / "_captured"
+from _site import SITE, block_external
+from error_index import headline
 
+import jaxpurity
+from jaxpurity._capture import read_caught
+from jaxpurity._pages import page
 
-def _index_rows() -> dict[str, list[str]]:
-    """First line of each row of errors.html -> the pages its "Explained on" cell links."""
-    html = (SITE / "errors.html").read_text(encoding="utf-8")
-    rows = {}
-    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", html, re.S)[1:]:
-        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
-        first_line = unescape(re.sub(r"<[^>]+>", "", cells[1])).strip()
-        rows[first_line] = re.findall(r'href="(examples/[^"#]+\.html)', cells[2])
-    return rows
+CAPTURED = Path(__file__).resolve().parents[2] / "docs" / "examples" / "_captured"
 
+# Each entry: its class (the heading above it), its wording's lines without the "JAX x.y:"
+# marks, the gallery pages it is explained on (first) and shown on, as paths from the site's root.
+ENTRIES_JS = """() => Array.from(document.querySelectorAll("ul.error-entries > li"), (li) => {
+  const path = (a) => new URL(a.getAttribute("href"), document.baseURI).pathname.slice(1);
+  const heading = li.closest("section").querySelector("h3").textContent;
+  const lines = Array.from(li.querySelectorAll(":scope > .line-block .line"), (line) =>
+    line.textContent.replace(/^JAX [\\d.]+:\\s*/, "").trim());
+  const entry = {type: heading.replace(/[^\\w.]/g, ""), lines, explained: [], shown: []};
+  let part = null;
+  for (const child of li.children) {
+    const label = child.tagName === "P" ? child.querySelector("strong") : null;
+    if (label) part = label.textContent.startsWith("Explained") ? "explained" : "shown";
+    const links = Array.from(child.querySelectorAll("a[href]"), path);
+    if (part) entry[part].push(...links.filter((link) => link.startsWith("examples/")));
+  }
+  return entry;
+})"""
 
 ERRORS = read_caught(CAPTURED)
+
+
+@pytest.fixture(scope="module")
+def entries(browser, base_url: str):
+    ctx = browser.new_context(base_url=base_url)
+    block_external(ctx, base_url)
+    tab = ctx.new_page()
+    tab.goto("errors.html")
+    yield tab.evaluate(ENTRIES_JS)
+    ctx.close()
 
 
 def test_the_site_captured_errors():
     assert len(ERRORS) >= 20, f"only {len(ERRORS)} captured errors in {CAPTURED}"
 
 
+def test_every_link_of_every_entry_leads_to_a_page_of_the_site(entries):
+    assert len(entries) >= 20
+    links = {link for entry in entries for link in entry["explained"] + entry["shown"]}
+    assert all(entry["shown"] for entry in entries)
+    assert [link for link in sorted(links) if not (SITE / link).is_file()] == []
+
+
 @pytest.mark.parametrize(
     "error", ERRORS, ids=[f"{e['page']}-{e['type']}-{i}" for i, e in enumerate(ERRORS)]
 )
-def test_explain_sends_each_captured_error_to_the_page_the_index_names(error):
-    rows = _index_rows()
-    first_line = (error["message"].splitlines() or [""])[0].strip()
-    assert first_line in rows, f"{error['type']} from {error['page']} is missing from the index"
+def test_explain_sends_each_captured_error_to_the_page_its_entry_names_first(entries, error):
+    kind = list(headline(error["type"], error["message"]))
+    (entry,) = [
+        e
+        for e in entries
+        if e["type"] == error["type"]
+        and any(e["lines"][i : i + len(kind)] == kind for i in range(len(e["lines"])))
+    ] or [None]
+    assert entry is not None, f"{error['type']} from {error['page']} is missing from the index"
+    assert f"examples/{error['page']}.html" in entry["shown"]
     explanation = jaxpurity.explain(f"{error['type']}: {error['message']}")
     if not explanation.recognised:
-        assert rows[first_line] == []
+        assert entry["explained"] == []
         return
-    assert explanation.page in rows[first_line]
-    shown_on = {topic_of(e["page"]) for e in ERRORS if e["type"] == error["type"]}
-    assert explanation.topic in shown_on
+    assert page(explanation.topic) in entry["explained"]
