@@ -6,7 +6,7 @@ result; for an exception name, the error index (every captured message, with the
 follows in the first three. The page each query expects is the one :func:`jaxpurity.explain`
 sends the name or the whole message to, never one picked by eye; a symptom names its topic of
 :mod:`jaxpurity._pages`. Runs with ``tox -e e2e`` (``JAXPURITY_E2E=1``) on a built site; the
-browser, the server and the site come from ``test_site.py``'s fixtures.
+browser and the server are conftest's fixtures, the page and its context ``test_site.py``'s.
 """
 
 # ruff: noqa: F811
@@ -16,11 +16,12 @@ import re
 from urllib.parse import urlencode
 
 import pytest
+from _site import ROOT
 
-# test_site's fixtures (base_url, browser, context, page), which pytest finds by name, so the
-# test arguments shadow these imports (F811). Importing test_site also skips this module
-# without JAXPURITY_E2E=1, and fails it without a built site or a browser.
-from test_site import ROOT, base_url, browser, context, page, site_path  # noqa: F401
+# test_site's fixtures (context, page), which pytest finds by name, so the test arguments
+# shadow these imports (F811). Importing test_site also skips this module without
+# JAXPURITY_E2E=1, and fails it without a built site or a browser.
+from test_site import context, page, site_path  # noqa: F401
 
 import jaxpurity
 from jaxpurity._capture import read_caught
