@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from jaxpurity._control import require_callable
@@ -32,7 +33,9 @@ def _check_count(n: Any) -> int:
             "times without collecting, use jaxpurity.while_loop. Or make n static: "
             f"jax.jit(f, static_argnames='n'); see {page('static_arguments')}."
         )
-    if isinstance(n, (bool, jnp.bool_)):
+    # jnp.bool_ scalars are numpy.bool_ (isinstance(x, jnp.bool_) checks that); JAX 0.12 types
+    # jnp.bool_ as a scalar constructor, not a class.
+    if isinstance(n, (bool, np.bool_)):
         raise TypeError(
             f"jaxpurity.collect: n must be an int (the number of rows), got {n!r}, a bool. "
             "Pass the count itself, for example collect(fn, 3)."
