@@ -262,7 +262,7 @@ def printed(*, echo: bool = True) -> Iterator[Printed]:
 
     ``jax.debug.print`` and other callbacks of a compiled program may print
     after the call that ran them has returned; the block ends with
-    :func:`jax.effects_barrier`, so that everything it started has printed.
+    ``jax.effects_barrier()``, so that everything it started has printed.
     Use it to count or check what a function prints at trace time and at run
     time. If the block raises, what it printed is shown and the error goes on.
     One block collects at a time, process-wide: a block in another thread

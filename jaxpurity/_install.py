@@ -61,7 +61,7 @@ def _add_note(error: BaseException) -> str:
 
 
 def _jax_error_classes() -> list[type[BaseException]]:
-    """The exception classes of :mod:`jax.errors` that ``explain`` knows by name."""
+    """The exception classes of :doc:`jax.errors <jax:errors>` that ``explain`` knows by name."""
     known = {name for k in KNOWN_ERRORS for name in k.errors}
     return [
         value
@@ -137,11 +137,11 @@ def install() -> None:
 
     The note (``jaxpurity: <what happened> See <url>``) says what happened
     and links the page that fixes it. JAX's own errors (the classes of
-    :mod:`jax.errors`) get it when they are made, so a caught error carries it
+    :doc:`jax.errors <jax:errors>`) get it when they are made, so a caught error carries it
     too, and Python prints it under the traceback (Python 3.11+, with
     :meth:`BaseException.add_note`). Any other recognised error (a
     ``TypeError`` from ``lax.cond``) gets it when it goes uncaught, from
-    :data:`sys.excepthook` and :data:`threading.excepthook`; on Python 3.10,
+    :func:`sys.excepthook` and :func:`threading.excepthook`; on Python 3.10,
     which prints no notes, those hooks print it after the traceback. Calling
     it again does nothing; :func:`uninstall` undoes it.
 

@@ -329,6 +329,6 @@ def unused_callbacks(program: Any) -> dict[str, int]:
 
 # ----------------------------------------------------------------- newer public API
 
-#: The type of :func:`jax.new_ref` arrays (public, JAX 0.7+), or None where JAX has none
-#: (0.4.35, 0.6.2).
+#: The type of :func:`jax.new_ref <jax.ref.new_ref>` arrays (public, JAX 0.7+), or None where
+#: JAX has none (0.4.35, 0.6.2).
 Ref: type | None = getattr(jax, "Ref", None)

@@ -99,7 +99,7 @@ def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
     outlives the trace: a global, a closure variable, an attribute of an
     argument, a container reachable from any of those. JAX only notices when
     the stale tracer is used later (``UnexpectedTracerError``), or, under
-    :func:`jax.checking_leaks`, with a raw reference chain. This names the
+    :obj:`jax.checking_leaks`, with a raw reference chain. This names the
     place in your words, says which function was traced, and points at the
     source line that stored it when it can find one.
 

@@ -121,7 +121,7 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     sets, NumPy arrays and user objects (and their classes) reachable from
     them; so no tracer is left there either. The global NumPy and
     ``random`` generators (and any generator ``fn`` holds) and the
-    :func:`jax.new_ref` arrays ``fn`` reaches are reset before each call and
+    :func:`jax.new_ref <jax.ref.new_ref>` arrays ``fn`` reaches are reset before each call and
     restored at the end, so that the calls draw the same numbers. What
     ``fn`` prints is captured (the trace-time output is quoted in the
     report), not shown. One check runs at a time in a process; a check in

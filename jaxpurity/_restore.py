@@ -1,7 +1,7 @@
 """State that every run of a checked function starts from, and that is put back at the end.
 
 A random number generator's state (a trace may advance it) and the values of
-:func:`jax.new_ref` arrays: :func:`check_pure` resets both before each of its
+:func:`jax.new_ref <jax.ref.new_ref>` arrays: :func:`check_pure` resets both before each of its
 calls, so that the calls draw the same numbers and see the same values, and
 restores both when it is done.
 """
@@ -29,7 +29,7 @@ __all__ = ["Restored", "new_ref_arrays", "random_generators"]
 @dataclass
 class Restored:
     """State that each run starts from, put back at the end: a random number generator
-    (whose state a trace may advance), or a :func:`jax.new_ref` array."""
+    (whose state a trace may advance), or a :func:`jax.new_ref <jax.ref.new_ref>` array."""
 
     label: str
     get: Callable[[], Any]
@@ -86,9 +86,9 @@ def random_generators(fn: Callable[..., Any]) -> list[Restored]:
 def new_ref_arrays(
     fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> list[Restored]:
-    """The :func:`jax.new_ref` arrays ``fn`` reaches in one step: its arguments (pytree
-    leaves), globals and closure variables, and what the lists, tuples, dicts and user
-    objects among those hold directly."""
+    """The :func:`jax.new_ref <jax.ref.new_ref>` arrays ``fn`` reaches in one step: its
+    arguments (pytree leaves), globals and closure variables, and what the lists, tuples,
+    dicts and user objects among those hold directly."""
     if Ref is None:
         return []
     places = [(label, read()) for _, label, read in scope_names(fn)]

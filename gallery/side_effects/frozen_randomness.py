@@ -7,7 +7,7 @@ Python's ``random`` raises nothing, yet returns the same "random" number on
 every call. This page shows why (the draw happens once, while tracing), the
 fix (explicit :mod:`jax.random` keys, split and passed along), and the
 opposite mistake, using one key twice, which
-:func:`jax.debug_key_reuse` turns into a ``KeyReuseError``.
+``jax.debug_key_reuse`` turns into a ``KeyReuseError``.
 """
 
 # %%

@@ -7,10 +7,10 @@ You count calls with a global variable inside a function decorated with
 counter moves only when JAX traces the function again, and the result keeps
 using the value the counter had at trace time. Storing a traced value in a
 global is worse: a later use raises
-:class:`jax.errors.UnexpectedTracerError`, and :func:`jax.checking_leaks`
+:class:`jax.errors.UnexpectedTracerError`, and :obj:`jax.checking_leaks`
 reports it earlier as a ``Leaked trace`` error with a chain of references
 that names the holder. This page shows all three, then the fixes: passing the
-state in and out of the function, :func:`jax.new_ref` on JAX versions that
+state in and out of the function, :func:`jax.new_ref <jax.ref.new_ref>` on JAX versions that
 have it, and :class:`jaxpurity.Stateful`.
 """
 
@@ -129,7 +129,7 @@ with jaxpurity.raises(jax.errors.UnexpectedTracerError, match="unexpected tracer
 # -------------------------------------------------------------
 #
 # The :class:`~jax.errors.UnexpectedTracerError` fires where the tracer is
-# *used*, which can be far from where it escaped. :func:`jax.checking_leaks`
+# *used*, which can be far from where it escaped. :obj:`jax.checking_leaks`
 # (or the ``JAX_CHECK_TRACER_LEAKS`` environment variable) checks at the end
 # of every trace that no tracer is still referenced.
 #
@@ -232,14 +232,14 @@ assert [float(h) for h in metrics.history] == [3.0, 6.0], metrics.history
 # The fix on new JAX: jax.new_ref
 # -------------------------------
 #
-# Recent JAX has mutable array references. :func:`jax.new_ref` wraps an
+# Recent JAX has mutable array references. :func:`jax.new_ref <jax.ref.new_ref>` wraps an
 # initial array; ``ref[...]`` reads the whole value and ``ref[...] = value``
 # writes it (indexing like ``ref[1]`` works too). Unlike a Python int, a
 # ``Ref`` closed over by a jitted function is part of the program: reads and
 # writes are recorded, so they happen on every call, not once per trace.
 # A plain Python counter of traces shows the difference.
 #
-# Older releases have no :func:`jax.new_ref` (JAX 0.4.35, the oldest this
+# Older releases have no :func:`jax.new_ref <jax.ref.new_ref>` (JAX 0.4.35, the oldest this
 # site supports, is one). There, each cell of this section prints one line
 # instead of its results: that this JAX has no ``jax.new_ref``, and what to
 # use in its place.

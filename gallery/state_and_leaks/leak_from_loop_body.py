@@ -84,7 +84,7 @@ assert traced_for.groups() == ("add_step", "scan"), traced_for.groups()
 # :func:`jax.lax.fori_loop`, and for :func:`jax.lax.cond` branches: anything
 # the body stores outside itself, in a list, a dict, a closure variable or
 # an attribute, is a tracer from a finished trace. (:doc:`global_counter`
-# shows :func:`jax.checking_leaks`, which reports such a leak as soon as the
+# shows :obj:`jax.checking_leaks`, which reports such a leak as soon as the
 # loop is traced.)
 
 # %%

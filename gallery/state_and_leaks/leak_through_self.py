@@ -121,7 +121,7 @@ with jaxpurity.raises(jax.errors.UnexpectedTracerError, match="unexpected tracer
 # :class:`~jax.errors.UnexpectedTracerError`.
 #
 # :doc:`global_counter` shows the same mechanism with a module global, and
-# how :func:`jax.checking_leaks` reports the leak when it happens.
+# how :obj:`jax.checking_leaks` reports the leak when it happens.
 
 # %%
 # Fix 1: return the new state, assign it outside the trace

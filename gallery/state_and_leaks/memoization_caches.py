@@ -8,7 +8,7 @@ first call for some key happens inside a function compiled with
 :func:`jax.jit`, the cache keeps a tracer, and every later caller that hits
 that key gets :class:`jax.errors.UnexpectedTracerError`, with a message that
 blames the wrong function. Whether it breaks depends on which caller came
-first. This page shows the failure, what :func:`jax.checking_leaks` reports
+first. This page shows the failure, what :obj:`jax.checking_leaks` reports
 for it, and two fixes: fill the cache with concrete arrays, or cache the
 jitted function instead of values.
 """
@@ -135,7 +135,7 @@ assert energy == 1.5, energy
 # Catch it at trace time: "Leaked trace"
 # --------------------------------------
 #
-# :func:`jax.checking_leaks` (introduced on :doc:`global_counter`) checks at
+# :obj:`jax.checking_leaks` (introduced on :doc:`global_counter`) checks at
 # the end of each trace that nothing still refers to a tracer, and names the
 # references that keep each one alive. In a project, a cached helper like
 # ``hann_window`` usually lives in a module of its own, imported by the

@@ -176,8 +176,8 @@ assert jax.config.jax_check_tracer_leaks is False
 del os.environ["JAX_CHECK_TRACER_LEAKS"]
 
 # %%
-# In a running session, flip the flag with :func:`jax.config.update` and put
-# the old value back afterwards (:func:`jax.checking_leaks` does both for one
+# In a running session, flip the flag with ``jax.config.update`` and put
+# the old value back afterwards (:obj:`jax.checking_leaks` does both for one
 # ``with`` block). The checker raises a bare :class:`Exception` whose message
 # starts with ``Leaked trace`` and ends each chain of references at the
 # holder to fix, here ``metrics.seen``.
