@@ -247,7 +247,8 @@ def main(argv: list[str] | None = None) -> None:
     if not any(entry.objtype.startswith("py:") for entry in entries):
         sys.exit(f"no documented objects under {folder}/ at {commit}: is {args.repo} {title}?")
     out = args.out or HERE / f"{args.project}.inv"
-    out.write_bytes(dump(entries, title, f"{commit} ({date})"))
+    # The version shows in each link's tooltip: "(in JAX cec06d116c05, 2026-08-08)".
+    out.write_bytes(dump(entries, title, f"{commit[:12]}, {date}"))
     print(f"{out.name}: {len(entries)} objects from {folder}/*.rst at {commit} ({date})")
 
 
