@@ -34,6 +34,7 @@ extensions = [
     "sphinx_copybutton",
     "sphinx_gallery.gen_gallery",
     # docs/sphinxext/
+    "accessibility",
     "error_index",
     "explain_box",
     "jax_reset",

@@ -11,11 +11,14 @@ from sphinx.config import Config
 
 
 def add_banner(app: Sphinx, config: Config) -> None:
-    """Set furo's ``announcement`` unless ``conf.py`` set one."""
+    """Set furo's ``announcement`` unless ``conf.py`` set one.
+
+    The versions come first: they are what the banner is for.
+    """
     config.html_theme_options.setdefault(
         "announcement",
-        f"Every error and output on this site was captured at build time with "
-        f"<strong>JAX {jax.__version__}</strong> (jaxlib {jaxlib.__version__}) on CPU.",
+        f"<strong>JAX {jax.__version__}</strong> (jaxlib {jaxlib.__version__}, on CPU) "
+        f"produced every error and output on this site, at build time.",
     )
 
 

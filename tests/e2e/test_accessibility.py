@@ -1,0 +1,218 @@
+"""Accessibility of the built site, checked with axe-core in headless Chromium: ``tox -e e2e``.
+
+axe-core runs in every page of ``build/html``, at a desktop width and at a phone width (390 px).
+It runs again with ``a11y.js`` blocked, since the HTML the build writes must hold by itself.
+No page may have a violation that axe rates serious or critical, nor one of the moderate rules
+that the site once broke and now keeps (``KEPT``). The terminal summary counts every violation,
+of any impact, by rule. The banner that names the JAX version is checked on a phone as a reader
+meets it: its whole message shows, and Tab never stops on it.
+
+axe-core ``AXE_VERSION`` comes from the npm registry: the first run installs it with
+``npm install`` into pytest's cache (``.pytest_cache/d/axe-core-<version>``), and later runs reuse
+it; ``JAXPURITY_AXE`` names an ``axe.min.js`` to use instead (offline). The tests run only with
+``JAXPURITY_E2E=1``, and a missing npm or a failed install is then an error, never a skip.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+if os.environ.get("JAXPURITY_E2E") != "1":
+    pytest.skip(
+        "browser tests of the built site run with `tox -e e2e` (JAXPURITY_E2E=1)",
+        allow_module_level=True,
+    )
+
+import test_site
+from test_site import PAGES, VIEWPORT, block_external
+
+# The site on localhost and the browser: the site tests' fixtures, which pytest finds by name.
+base_url = test_site.base_url
+browser = test_site.browser
+
+AXE_VERSION = "4.14.1"
+NPM_TIMEOUT_S = 300
+
+PHONE = {"width": 390, "height": 844}
+WIDTHS = {"desktop": VIEWPORT, "phone": PHONE}
+# The site as it loads, and the site without the script that fits code blocks' Tab stops to the
+# window (docs/_static/a11y.js): the build's HTML alone must pass too.
+SCRIPTS = {"with a11y.js": True, "without a11y.js": False}
+FAILING_IMPACTS = ("serious", "critical")
+# Moderate rules the site broke on every page until the templates in docs/_templates named its
+# landmarks and gave the search page a heading: they stay fixed.
+KEPT = ("landmark-unique", "page-has-heading-one", "region")
+
+# axe-core's violations once the page has been laid out (a11y.js marks code blocks that scroll
+# from a ResizeObserver, which reports before the first frame is drawn).
+AXE_RUN = """async () => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const {violations} = await axe.run(document, {resultTypes: ["violations"]});
+  return {
+    version: axe.version,
+    violations: violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(" ")),
+    })),
+  };
+}"""
+
+# Where the banner's text lies outside what the banner shows (a cut line, a box that scrolls).
+BANNER_JS = """() => {
+  const banner = document.querySelector(".announcement");
+  const box = banner.getBoundingClientRect();
+  const left = Math.max(box.left, 0), right = Math.min(box.right, window.innerWidth);
+  const text = document.createRange();
+  text.selectNodeContents(banner);
+  const hidden = Array.from(text.getClientRects()).filter(
+    (r) => r.width > 0 && (r.left < left - 0.5 || r.right > right + 0.5
+                           || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5),
+  );
+  return {
+    text: banner.innerText.trim(),
+    hidden: hidden.map((r) => `${Math.round(r.left)}..${Math.round(r.right)} px`),
+    scrolls: banner.scrollWidth > banner.clientWidth || banner.scrollHeight > banner.clientHeight,
+  };
+}"""
+
+# The element that has the focus: inside the banner, inside the article, and how it starts.
+FOCUS_JS = """() => {
+  const el = document.activeElement;
+  return {
+    banner: el.closest(".announcement") !== null,
+    main: el.closest("#furo-main-content") !== null,
+    html: el.outerHTML.slice(0, 100),
+  };
+}"""
+MAX_TABS = 60
+
+
+def new_context(browser, base_url: str, width: str, a11y_js: bool = True):
+    """A context at ``width`` ("desktop" or "phone", which is a touch screen) that stays offline.
+
+    With ``a11y_js=False`` the pages load without ``a11y.js``.
+    """
+    phone = width == "phone"
+    ctx = browser.new_context(
+        viewport=WIDTHS[width], base_url=base_url, is_mobile=phone, has_touch=phone
+    )
+    block_external(ctx, base_url)
+    if not a11y_js:
+        ctx.route("**/_static/a11y.js*", lambda route: route.abort())
+    return ctx
+
+
+@pytest.fixture(scope="session")
+def axe_script(request: pytest.FixtureRequest) -> Path:
+    """axe-core's ``axe.min.js``: ``JAXPURITY_AXE``, else ``AXE_VERSION`` installed by npm."""
+    if os.environ.get("JAXPURITY_AXE"):
+        script = Path(os.environ["JAXPURITY_AXE"])
+        if not script.is_file():
+            pytest.fail(f"JAXPURITY_AXE={script} is no file", pytrace=False)
+        return script
+    prefix = request.config.cache.mkdir(f"axe-core-{AXE_VERSION}")
+    script = prefix / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail(
+                f"axe-core {AXE_VERSION} comes from the npm registry, and there is no npm: "
+                "install Node.js with npm (`apt-get install npm`), or set JAXPURITY_AXE to an "
+                "axe.min.js",
+                pytrace=False,
+            )
+        install = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund"]
+        done = subprocess.run(
+            [*install, "--ignore-scripts", f"axe-core@{AXE_VERSION}"],
+            capture_output=True,
+            text=True,
+            timeout=NPM_TIMEOUT_S,
+        )
+        if done.returncode != 0 or not script.is_file():
+            pytest.fail(
+                f"`npm install axe-core@{AXE_VERSION}` into {prefix} failed "
+                f"(exit {done.returncode}):\n{done.stderr[-2000:]}",
+                pytrace=False,
+            )
+    installed = json.loads((script.parent / "package.json").read_text())["version"]
+    assert installed == AXE_VERSION, f"{script} is axe-core {installed}, not {AXE_VERSION}"
+    return script
+
+
+@pytest.fixture(scope="session")
+def axe_results(
+    browser, base_url: str, axe_script: Path, summary: list[str]
+) -> dict[tuple[str, str, str], list[dict]]:
+    """axe-core's violations on every page: (width, scripts, page) -> violations."""
+    results = {}
+    for scripts, a11y_js in SCRIPTS.items():
+        for width in WIDTHS:
+            ctx = new_context(browser, base_url, width, a11y_js)
+            tab = ctx.new_page()
+            for path in PAGES:
+                tab.goto(path, wait_until="load")
+                tab.add_script_tag(path=str(axe_script))
+                run = tab.evaluate(AXE_RUN)
+                results[width, scripts, path] = run["violations"]
+            ctx.close()
+            by_rule = collections.Counter()
+            for path in PAGES:
+                for v in results[width, scripts, path]:
+                    by_rule[f"{v['id']} ({v['impact']})"] += len(v["nodes"])
+            counts = ", ".join(f"{rule} {n}" for rule, n in sorted(by_rule.items())) or "none"
+            summary.append(
+                f"axe-core {run['version']}, {len(PAGES)} pages at {WIDTHS[width]['width']} px "
+                f"{scripts}: {sum(by_rule.values())} violations ({counts})"
+            )
+    return results
+
+
+@pytest.fixture
+def phone_page(browser, base_url: str):
+    ctx = new_context(browser, base_url, "phone")
+    yield ctx.new_page()
+    ctx.close()
+
+
+@pytest.mark.parametrize("scripts", SCRIPTS)
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("path", PAGES)
+def test_page_has_no_serious_accessibility_violation(
+    axe_results, path: str, width: str, scripts: str
+):
+    found = [
+        f"{v['id']} ({v['impact']}): {v['help']}: " + "; ".join(v["nodes"][:5])
+        for v in axe_results[width, scripts, path]
+        if v["impact"] in FAILING_IMPACTS or v["id"] in KEPT
+    ]
+    where = f"{path} at {WIDTHS[width]['width']} px {scripts}"
+    assert not found, f"{where}:\n" + "\n".join(found)
+
+
+def test_banner_shows_its_whole_message_on_a_phone(phone_page):
+    phone_page.goto("index.html")
+    banner = phone_page.evaluate(BANNER_JS)
+    assert re.search(r"JAX \d+\.\d+\.\d+ \(jaxlib \d+\.\d+\.\d+", banner["text"]), banner["text"]
+    assert not banner["hidden"], f"banner text outside the banner at 390 px: {banner}"
+    assert not banner["scrolls"], f"the banner scrolls at 390 px: {banner}"
+
+
+def test_tab_never_stops_on_the_banner(phone_page):
+    phone_page.goto("index.html")
+    stops = []
+    while len(stops) < MAX_TABS and not (stops and stops[-1]["main"]):
+        phone_page.keyboard.press("Tab")
+        stops.append(phone_page.evaluate(FOCUS_JS))
+    assert stops[-1]["main"], f"{MAX_TABS} presses of Tab never reached the article: {stops}"
+    on_banner = [i + 1 for i, stop in enumerate(stops) if stop["banner"]]
+    assert not on_banner, f"Tab stops on the banner (press {on_banner}): {stops}"
