@@ -31,12 +31,8 @@ if os.environ.get("JAXPURITY_E2E") != "1":
         allow_module_level=True,
     )
 
-import test_site
-from test_site import PAGES, VIEWPORT, block_external
-
-# The site on localhost and the browser: the site tests' fixtures, which pytest finds by name.
-base_url = test_site.base_url
-browser = test_site.browser
+from _site import block_external
+from test_site import PAGES, VIEWPORT
 
 AXE_VERSION = "4.14.1"
 NPM_TIMEOUT_S = 300
