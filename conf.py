@@ -38,8 +38,10 @@ extensions = [
     "error_index",
     "explain_box",
     "jax_reset",
+    "notebook_markdown",
     "page_order",
     "search_ranking",
+    "thumbnails",
     "version_banner",
 ]
 
@@ -91,7 +93,7 @@ sphinx_gallery_conf = {
     "abort_on_example_error": False,
     "only_warn_on_example_error": False,
     "expected_failing_examples": [],
-    "image_scrapers": (),
+    "image_scrapers": ("matplotlib",),  # what_fixes_cost's plots
     "remove_config_comments": True,
     "doc_module": ("jaxpurity",),
     "backreferences_dir": "generated/backreferences",

@@ -52,7 +52,7 @@ SECTIONS: tuple[Section, ...] = (
         ),
     ),
     Section("side_effects", ("print_vs_debug_print", "frozen_randomness")),
-    Section("tools", ("debugging_workflow", "let_jaxpurity_find_it")),
+    Section("tools", ("debugging_workflow", "let_jaxpurity_find_it", "what_fixes_cost")),
 )
 
 _SECTION_OF = {topic: s.folder for s in SECTIONS for topic in s.topics}

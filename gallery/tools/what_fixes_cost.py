@@ -1,0 +1,265 @@
+"""
+Do the fixes make my code slower?
+=================================
+
+The fixes on this site replace Python loops with :func:`jax.lax.scan` or
+:func:`jaxpurity.collect`, :func:`jax.lax.cond` with :func:`jaxpurity.cond`,
+and add a :func:`jaxpurity.check_pure` while you debug. Before you take one,
+you want to know what it costs. This page measures three costs while the site
+is built, each side by side with the code it replaces, in the same run: the
+compile time of an unrolled Python loop against ``scan`` and ``collect`` as
+the trip count grows; the run time of jaxpurity's drop-ins against
+:mod:`jax.lax`; and one :func:`jaxpurity.check_pure` against one
+:func:`jax.jit` compile-and-run of the same function. The plots show this
+build's numbers; the prose only claims ratios, since the seconds depend on
+the machine.
+"""
+
+# %%
+# How the timings are taken
+# -------------------------
+#
+# A timing on a busy machine is the true cost plus whatever else the machine
+# was doing, so each figure is the fastest of a few repeats, and the two
+# things compared are timed in turns (one, the other, one, ...), so that a
+# slow moment hits both. Each compile uses a new function object: JAX caches
+# compiled programs by function, and a cache hit would time nothing.
+
+import time
+
+import jax
+import jax.numpy as jnp
+import matplotlib.pyplot as plt
+from jax import lax
+
+import jaxpurity
+
+
+def seconds(run):
+    """How long one call of ``run()`` takes, waiting for JAX to finish."""
+    start = time.perf_counter()
+    jax.block_until_ready(run())
+    return time.perf_counter() - start
+
+
+def fastest_in_turns(runs, repeats=3):
+    """The fastest of ``repeats`` timings of each of ``runs``, taken in turns."""
+    times = [[] for _ in runs]
+    for _ in range(repeats):
+        for run, taken in zip(runs, times, strict=True):
+            taken.append(seconds(run))
+    return [min(taken) for taken in times]
+
+
+# %%
+# Compile time: an unrolled loop against scan and collect
+# -------------------------------------------------------
+#
+# A Python ``for`` loop under :func:`jax.jit` is unrolled: JAX traces the
+# body once per step, and XLA compiles a program with one copy of it per
+# step (see :doc:`../control_flow/python_control_flow`). :func:`jax.lax.scan`
+# and :func:`jaxpurity.collect` trace the body once and compile a loop. Here
+# are the three ways to compute the same rows ``sin(x * i) @ w`` for
+# ``i = 0, ..., n - 1``, for a trip count ``n`` known when tracing.
+
+x = jnp.linspace(0.0, 1.0, 8)
+w = jnp.linspace(-1.0, 1.0, 32).reshape(8, 4)
+
+
+def unrolled(n):
+    def rows(x, w):
+        return jnp.stack([jnp.sin(x * i) @ w for i in range(n)])
+
+    return rows
+
+
+def scanned(n):
+    def rows(x, w):
+        return lax.scan(lambda _, i: (None, jnp.sin(x * i) @ w), None, jnp.arange(n))[1]
+
+    return rows
+
+
+def collected(n):
+    def rows(x, w):
+        return jaxpurity.collect(lambda i: jnp.sin(x * i) @ w, n)
+
+    return rows
+
+
+programs = {"Python loop (unrolled)": unrolled, "lax.scan": scanned, "jaxpurity.collect": collected}
+for make in programs.values():
+    assert jnp.allclose(jax.jit(make(8))(x, w), unrolled(8)(x, w), atol=1e-5)
+
+# %%
+# They agree on the values. Now the compile time (tracing, lowering and
+# XLA's compile, for a fresh function each time) at three trip counts:
+
+trip_counts = [2, 8, 32]
+compile_ms = {label: [] for label in programs}
+for n in trip_counts:
+    runs = [lambda m=make, n=n: jax.jit(m(n)).lower(x, w).compile() for make in programs.values()]
+    for label, taken in zip(programs, fastest_in_turns(runs), strict=True):
+        compile_ms[label].append(1e3 * taken)
+print(f"{'trip count':>10}" + "".join(f"{label:>24}" for label in programs))
+for i, n in enumerate(trip_counts):
+    print(f"{n:>10}" + "".join(f"{compile_ms[label][i]:>21.0f} ms" for label in programs))
+
+# %%
+# The plot shows the same table. The unrolled loop's compile time grows
+# with the trip count; the loops compile in about the same time whatever it
+# is, since their program holds one copy of the body.
+
+fig, ax = plt.subplots(figsize=(6, 3.4), layout="constrained")
+for (label, ms), marker in zip(compile_ms.items(), "os^", strict=True):
+    ax.plot(trip_counts, ms, marker=marker, label=label)
+ax.set_xscale("log", base=2)
+ax.set_yscale("log")
+ax.set_xticks(trip_counts, [str(n) for n in trip_counts])
+ax.set_xlabel("trip count n")
+ax.set_ylabel("compile time (ms, this build)")
+ax.set_title("Compile time against trip count")
+ax.legend()
+
+# %%
+# The claim, as ratios measured in this run: between the smallest and the
+# largest trip count (16 times more steps), the unrolled loop's compile
+# time grows several times over, and at least twice as much as either
+# loop's, while the loops' compile times stay within 3x of where they
+# started.
+
+growth = {label: ms[-1] / ms[0] for label, ms in compile_ms.items()}
+for label, ratio in growth.items():
+    print(f"{label:<24} compile time x{ratio:.1f} from n={trip_counts[0]} to n={trip_counts[-1]}")
+loop_growth = max(growth["lax.scan"], growth["jaxpurity.collect"])
+assert growth["Python loop (unrolled)"] > 2.0 * loop_growth, growth
+assert growth["Python loop (unrolled)"] > 3.0, growth
+assert all(1 / 3 < growth[label] < 3.0 for label in ("lax.scan", "jaxpurity.collect")), growth
+
+# %%
+# Run time: the drop-ins against jax.lax
+# --------------------------------------
+#
+# :func:`jaxpurity.cond`, :func:`jaxpurity.fori_loop` and
+# :func:`jaxpurity.scan` check the types of the branches or of the loop
+# carry before they hand their arguments to :mod:`jax.lax` unchanged. The
+# check happens while JAX traces, so the program it records is lax's
+# own. The same three programs, written with either module:
+
+
+def programs_with(api):
+    m = jnp.linspace(-1.0, 1.0, 64 * 64).reshape(64, 64)
+    v = jnp.linspace(-1.0, 1.0, 64)
+    xs = jnp.linspace(-1.0, 1.0, 100 * 64).reshape(100, 64)
+
+    def step(c):
+        return jnp.tanh(c @ m / 64 + 0.1)
+
+    return {
+        "cond": (lambda a: api.cond(a.sum() > 0, jnp.sin, jnp.cos, a), (m,)),
+        "fori_loop": (lambda c: api.fori_loop(0, 100, lambda i, c: step(c), c), (v,)),
+        "scan": (lambda c, xs: api.scan(lambda c, x: (step(c) + x, c.sum()), c, xs), (v, xs)),
+    }
+
+
+ours, theirs = programs_with(jaxpurity), programs_with(lax)
+for name, (ours_fn, args) in ours.items():
+    same = str(jax.make_jaxpr(ours_fn)(*args)) == str(jax.make_jaxpr(theirs[name][0])(*args))
+    print(f"jaxpurity.{name} and lax.{name} record the same jaxpr: {same}")
+    assert same, name
+
+# %%
+# The same jaxpr compiles to the same program, so the run times should be
+# equal up to noise. Here they are, jitted and warmed up, each the fastest of
+# several batches of calls timed in turns:
+
+run_ratio = {}
+for name, (ours_fn, args) in ours.items():
+    ours_jit, lax_jit = jax.jit(ours_fn), jax.jit(theirs[name][0])
+    jax.block_until_ready((ours_jit(*args), lax_jit(*args)))  # compile both first
+
+    def batch(fn, args=args):
+        return [fn(*args) for _ in range(20)]
+
+    ours_s, lax_s = fastest_in_turns(
+        [lambda f=ours_jit: batch(f), lambda f=lax_jit: batch(f)], repeats=7
+    )
+    run_ratio[name] = ours_s / lax_s
+    print(f"jaxpurity.{name} / lax.{name} run time: {run_ratio[name]:.2f}")
+
+fig, ax = plt.subplots(figsize=(6, 2.4), layout="constrained")
+ax.barh([f"jaxpurity.{name}" for name in run_ratio], list(run_ratio.values()))
+ax.axvline(1.0, color="black", linewidth=1)
+ax.set_xlabel("run time / jax.lax's (this build)")
+ax.set_title("Run time of the drop-ins, relative to jax.lax")
+
+# %%
+# Timing noise on a shared machine moves such ratios by some tens of
+# percent either way; anything far from 1 would mean a different program,
+# which the equal jaxprs rule out.
+
+assert all(0.5 < ratio < 2.0 for ratio in run_ratio.values()), run_ratio
+
+# %%
+# check_pure against one jit compile-and-run
+# ------------------------------------------
+#
+# :func:`jaxpurity.check_pure` runs the function to see what it does: it
+# traces it, compiles and runs it, runs it eagerly, and traces it again to
+# compare. The function here is a training step of a small multilayer
+# perceptron, the kind of function people check. Both the check and
+# :func:`jax.jit` get a fresh step function each time.
+
+
+def make_step():
+    def loss(params, x, y):
+        for w, b in params:
+            x = jnp.tanh(x @ w + b)
+        return jnp.mean((x - y) ** 2)
+
+    def step(params, x, y):
+        grads = jax.grad(loss)(params, x, y)
+        return [
+            (w - 0.01 * gw, b - 0.01 * gb) for (w, b), (gw, gb) in zip(params, grads, strict=True)
+        ]
+
+    return step
+
+
+keys = jax.random.split(jax.random.key(0), 6)
+params = [(jax.random.normal(k, (32, 32)) / 32**0.5, jnp.zeros(32)) for k in keys[:4]]
+batch_x, batch_y = jax.random.normal(keys[4], (16, 32)), jax.random.normal(keys[5], (16, 32))
+inputs = (params, batch_x, batch_y)
+
+report = jaxpurity.check_pure(make_step(), *inputs)
+print(report)
+assert report.ok, report
+
+# %%
+# The step is pure, so the report is clean. Now the cost:
+
+jit_s, check_s = fastest_in_turns(
+    [
+        lambda: jax.jit(make_step())(*inputs),
+        lambda: jaxpurity.check_pure(make_step(), *inputs),
+    ],
+    repeats=2,
+)
+check_ratio = check_s / jit_s
+print(f"check_pure / one jax.jit compile-and-run: {check_ratio:.1f}")
+print("the check traced the step", report.traces, "times and ran it eagerly", report.runs, "time")
+
+fig, ax = plt.subplots(figsize=(6, 1.9), layout="constrained")
+ax.barh(["check_pure", "jax.jit compile + run"], [check_ratio, 1.0], color=["C1", "C0"])
+ax.set_xlabel("time / one jax.jit compile-and-run (this build)")
+ax.set_title("What one check_pure costs")
+
+# %%
+# A check costs a few compile-and-runs: more than one, since it includes
+# one, and less than ten. That is cheap once, while you debug, and too much
+# for every step of a training loop: check the function, then train with the
+# plain :func:`jax.jit`. (:func:`jaxpurity.find_leaks` is cheaper still: it
+# traces once and runs nothing; see :doc:`let_jaxpurity_find_it`.)
+
+assert 1.0 < check_ratio < 10.0, check_ratio
+plt.show()
