@@ -48,7 +48,7 @@ RAW_REST = re.compile(r":(?:\w+:)?\w+:`[^`]+`|``[^`\s][^`]*``")
 NOTEBOOK_LINK = re.compile(
     r'class="[^"]*sphx-glr-download-jupyter[^"]*".*?href="(?P<href>[^"]+\.ipynb)"', re.S
 )
-OUTPUT_BLOCK = re.compile(r'<div class="sphx-glr-script-out">.*?<pre>(?P<text>.*?)</pre>', re.S)
+OUTPUT_BLOCK = re.compile(r'class="sphx-glr-script-out[ "].*?<pre>(?P<text>.*?)</pre>', re.S)
 TAG = re.compile(r"<[^>]+>")
 
 
