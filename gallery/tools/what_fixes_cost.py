@@ -242,15 +242,17 @@ assert report.ok, report
 # %%
 # The step is pure, so the report is clean. Now the cost:
 
-jit_s, check_s = fastest_in_turns(
+jit_s, check_s, leaks_s = fastest_in_turns(
     [
         lambda: jax.jit(make_step())(*inputs),
         lambda: jaxpurity.check_pure(make_step(), *inputs),
+        lambda: jaxpurity.find_leaks(make_step(), *inputs),
     ],
     repeats=2,
 )
-check_ratio = check_s / jit_s
+check_ratio, leaks_ratio = check_s / jit_s, leaks_s / jit_s
 print(f"check_pure / one jax.jit compile-and-run: {check_ratio:.1f}")
+print(f"find_leaks / one jax.jit compile-and-run: {leaks_ratio:.1f}")
 print("the check traced the step", report.traces, "times and ran it eagerly", report.runs, "time")
 
 fig, ax = plt.subplots(figsize=(6, 1.9), layout="constrained")
@@ -263,7 +265,8 @@ plt.show()
 # A check costs a few compile-and-runs: more than one, since it includes
 # one, and less than ten. That is cheap once, while you debug, and too much
 # for every step of a training loop: check the function, then train with the
-# plain :func:`jax.jit`. (:func:`jaxpurity.find_leaks` is cheaper still: it
-# traces once and runs nothing; see :doc:`let_jaxpurity_find_it`.)
+# plain :func:`jax.jit`. :func:`jaxpurity.find_leaks` is cheaper still: it
+# traces once and compiles and runs nothing (see :doc:`let_jaxpurity_find_it`).
 
 assert 1.0 < check_ratio < 10.0, check_ratio
+assert leaks_ratio < check_ratio, (leaks_ratio, check_ratio)
