@@ -16,7 +16,8 @@ The docs build's error index shows the recorded wordings beside the newest.
 
 Either way, each script's full output lands in ``artifacts/gallery-jax-<version>/``.
 Source line numbers (``page.py:35``) are not compared, so that editing a page
-above an example does not make its record stale.
+above an example does not make its record stale, nor are the object ids that the
+leak checker prints (``<list 140128096935680>``), which change from run to run.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from jaxpurity._capture import CAUGHT_LOG_ENV  # noqa: E402
 from jaxpurity._pages import SECTIONS  # noqa: E402
 
 _LINE_NUMBER = re.compile(r"(\.py):\d+")
+# The leak checker names objects by id (<list 140128096935680>), which differs from run to run.
+_OBJECT_ID = re.compile(r"(<[\w.]+) \d+>")
 
 
 def record_dir(jax_version: str) -> Path:
@@ -75,7 +78,10 @@ def comparable(directory: Path) -> dict[str, list[str]]:
     for log in sorted(directory.glob("*/*.jsonl")):
         entries = [json.loads(line) for line in log.read_text().splitlines()]
         pages[f"{log.parent.name}/{log.stem}"] = [
-            _LINE_NUMBER.sub(r"\1:N", f"{entry['type']}: {entry['message']}") for entry in entries
+            _OBJECT_ID.sub(
+                r"\1 ID>", _LINE_NUMBER.sub(r"\1:N", f"{entry['type']}: {entry['message']}")
+            )
+            for entry in entries
         ]
     return pages
 
