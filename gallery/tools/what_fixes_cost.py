@@ -125,19 +125,34 @@ ax.legend()
 plt.show()
 
 # %%
-# The claim, as ratios measured in this run: between the smallest and the
-# largest trip count (16 times more steps), the unrolled loop's compile
-# time grows more than twice over, and at least twice as much as either
-# loop's, while the loops' compile times stay within 3x of where they
-# started.
+# Why: the program XLA compiles. The unrolled loop's holds one ``sine`` per
+# step, so it grows with the trip count; the loops' hold one, whatever it is.
+
+sines = {
+    label: [jax.jit(make(n)).lower(x, w).as_text().count("stablehlo.sine") for n in trip_counts]
+    for label, make in programs.items()
+}
+for label, counts in sines.items():
+    print(f"{label:<24} sine ops at n = {trip_counts}: {counts}")
+assert sines["Python loop (unrolled)"] == trip_counts, sines
+assert sines["lax.scan"] == sines["jaxpurity.collect"] == [1] * len(trip_counts), sines
+
+# %%
+# The times, as ratios measured side by side in this run: each column of
+# the table was timed in turns, so a busy machine slows all three alike.
+# At the largest trip count the unrolled loop compiles slowest of the three,
+# and its time grows more from the smallest trip count than either loop's.
+# (How much more depends on the machine and how busy it is, so the page
+# asserts only the order.)
 
 growth = {label: ms[-1] / ms[0] for label, ms in compile_ms.items()}
 for label, ratio in growth.items():
     print(f"{label:<24} compile time x{ratio:.1f} from n={trip_counts[0]} to n={trip_counts[-1]}")
+slowest = max(programs, key=lambda label: compile_ms[label][-1])
+print("slowest to compile at n =", trip_counts[-1], "->", slowest)
+assert slowest == "Python loop (unrolled)", compile_ms
 loop_growth = max(growth["lax.scan"], growth["jaxpurity.collect"])
-assert growth["Python loop (unrolled)"] > 2.0 * loop_growth, growth
-assert growth["Python loop (unrolled)"] > 2.0, growth
-assert all(growth[label] < 3.0 for label in ("lax.scan", "jaxpurity.collect")), growth
+assert growth["Python loop (unrolled)"] > loop_growth, growth
 
 # %%
 # Run time: the drop-ins against jax.lax
