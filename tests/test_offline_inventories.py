@@ -14,7 +14,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from sphinx.util.inventory import InventoryFile
 
 INVENTORIES = Path(__file__).resolve().parents[1] / "docs" / "_inventories"
 _spec = importlib.util.spec_from_file_location(
@@ -27,12 +26,10 @@ _spec.loader.exec_module(derive_inventory)
 
 def _uris(data: bytes) -> dict[tuple[str, str], str]:
     """(objtype, name) -> URI of an inventory, as Sphinx reads it."""
-    loaded = InventoryFile.loads(data, uri="")
-    tables = loaded.data if hasattr(loaded, "data") else loaded  # Sphinx 8.2+, or a dict
     return {
-        (objtype, name): getattr(item, "uri", None) or item[2]
-        for objtype, table in tables.items()
-        for name, item in table.items()
+        (objtype, name): uri
+        for objtype, table in derive_inventory.read(data).items()
+        for name, uri in table.items()
     }
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
+import io
 import itertools
 import posixpath
 import re
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sphinx.util import inspect as sphinx_inspect
+from sphinx.util.inventory import InventoryFile
 
 HERE = Path(__file__).resolve().parent
 
@@ -204,6 +206,16 @@ def derive(pages: Iterable[tuple[str, str]], top: str) -> list[Entry]:
         for entry in page_entries(page, text, top):
             seen.setdefault((entry.name, entry.objtype), entry)
     return sorted(seen.values())
+
+
+def read(data: bytes, uri: str = "") -> dict[str, dict[str, str]]:
+    """An ``objects.inv``'s entries as Sphinx reads them: objtype -> name -> URL under ``uri``."""
+    if hasattr(InventoryFile, "loads"):  # Sphinx 8.2+
+        tables = InventoryFile.loads(data, uri=uri).data
+        return {kind: {name: item.uri for name, item in t.items()} for kind, t in tables.items()}
+    # Sphinx 8.1, the last for Python 3.10: a dict of (project, version, uri, display name)
+    tables = InventoryFile.load(io.BytesIO(data), uri, posixpath.join)
+    return {kind: {name: item[2] for name, item in t.items()} for kind, t in tables.items()}
 
 
 def dump(entries: Iterable[Entry], project: str, version: str) -> bytes:

@@ -28,10 +28,16 @@ if os.environ.get("JAXPURITY_E2E") != "1":
         allow_module_level=True,
     )
 
-from sphinx.util.inventory import InventoryFile
+import importlib.util
 
-ROOT = Path(__file__).resolve().parents[2]
-SITE = Path(os.environ.get("JAXPURITY_SITE") or ROOT / "build" / "html")
+from _site import ROOT, SITE
+
+_spec = importlib.util.spec_from_file_location(
+    "derive_inventory", ROOT / "docs" / "_inventories" / "derive_inventory.py"
+)
+assert _spec and _spec.loader
+derive_inventory = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(derive_inventory)
 
 if not (SITE / "index.html").is_file():
     pytest.fail(f"no built site at {SITE}: run `tox -e docs` first", pytrace=False)
@@ -50,13 +56,8 @@ def intersphinx_mapping() -> dict[str, tuple[str, Path]]:
 
 def known_urls(base: str, inventory: Path) -> set[str]:
     """The absolute URL of every entry of ``inventory``, as intersphinx links it."""
-    loaded = InventoryFile.loads(inventory.read_bytes(), uri=base)
-    tables = loaded.data if hasattr(loaded, "data") else loaded  # Sphinx 8.2+, or a dict
-    return {
-        getattr(item, "uri", None) or item[2]
-        for table in tables.values()
-        for item in table.values()
-    }
+    tables = derive_inventory.read(inventory.read_bytes(), uri=base)
+    return {uri for table in tables.values() for uri in table.values()}
 
 
 MAPPING = intersphinx_mapping()
