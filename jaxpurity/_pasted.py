@@ -31,6 +31,11 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 _LINE_PREFIX = re.compile(r"(?:E[ \t]+|#+[ \t]?|>[ \t]?|[│┃║|][ \t]?)")
 _BORDERS = "│┃║"
 # The lines that separate the errors of a chain, and start a traceback.
+# Not an error: on Python 3.10 JAX chains this note, that it hid its own frames, as the cause
+# of the error it raises (Python 3.11+ gets an exception note instead).
+_JAX_FRAMES_NOTE = "SimplifiedTraceback"
+_JAX_FRAMES_NOTE_LINE = re.compile(r"^\s*(?:jax\.errors\.)?SimplifiedTraceback:", re.M)
+
 _CHAIN = re.compile(
     r"The above exception was the direct cause of the following exception:"
     r"|During handling of the above exception, another exception occurred:"
@@ -213,7 +218,9 @@ def read_error(error: BaseException | str) -> list[ErrorBlock]:
         found = [
             _text_block(block, traceback="Traceback (most recent call last)" in block[:300])
             for block in blocks
-            if block.strip() and not _CHAIN.fullmatch(block.strip())
+            if block.strip()
+            and not _CHAIN.fullmatch(block.strip())
+            and not _JAX_FRAMES_NOTE_LINE.search(block)
         ]
         return [block for block in reversed(found) if block.text]
     chain: list[ErrorBlock] = []
@@ -225,7 +232,8 @@ def read_error(error: BaseException | str) -> list[ErrorBlock]:
         frames = _exception_frames(current.__traceback__)
         if frames is None and current is error:
             frames = _stack_frames()
-        chain.append(ErrorBlock.of(names, _message(current), frames))
+        if names[0] != _JAX_FRAMES_NOTE:
+            chain.append(ErrorBlock.of(names, _message(current), frames))
         current = current.__cause__ or (
             None if current.__suppress_context__ else current.__context__
         )

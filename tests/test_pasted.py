@@ -98,3 +98,16 @@ def test_an_exception_whose_str_raises_is_still_read():
 )
 def test_hostile_input_is_read_without_error(text):
     assert not jaxpurity.explain(text).recognised
+
+
+def test_jax_hidden_frames_note_is_not_an_error_of_the_chain():
+    # Python 3.10 users paste JAX's SimplifiedTraceback as the cause of the real error.
+    pasted = (
+        "jax.errors.SimplifiedTraceback: For simplicity, JAX has removed its internal frames "
+        "from the traceback of the following exception. Set JAX_TRACEBACK_FILTERING=off to "
+        "include these.\n\nThe above exception was the direct cause of the following "
+        "exception:\n\n" + TRACEBACK.split("\n\n")[-1]
+    )
+    blocks = read_error(pasted)
+    assert [block.names for block in blocks] == [("TracerBoolConversionError",)], blocks
+    assert jaxpurity.explain(pasted).topic == TOPIC
