@@ -34,7 +34,7 @@ _BORDERS = "│┃║"
 # Not an error: on Python 3.10 JAX chains this note, that it hid its own frames, as the cause
 # of the error it raises (Python 3.11+ gets an exception note instead).
 _JAX_FRAMES_NOTE = "SimplifiedTraceback"
-_JAX_FRAMES_NOTE_LINE = re.compile(r"^\s*(?:jax\.errors\.)?SimplifiedTraceback:", re.M)
+_JAX_FRAMES_NOTE_LINE = re.compile(rf"^\s*(?:jax\.errors\.)?{_JAX_FRAMES_NOTE}:", re.M)
 
 _CHAIN = re.compile(
     r"The above exception was the direct cause of the following exception:"
