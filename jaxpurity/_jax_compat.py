@@ -30,11 +30,13 @@ from jax._src import core as _core  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 __all__ = [
     "GRAD_VMAP",
     "LOOPS",
+    "LOOP_PRIMITIVES",
     "PURE_CALLBACKS",
     "Ref",
     "TRACER_TRANSFORMATIONS",
     "Tracer",
     "config_values",
+    "debug_callbacks_in_loops",
     "fresh_trace_context",
     "has_compiled",
     "is_jit_wrapper",
@@ -324,6 +326,49 @@ def unused_callbacks(program: Any) -> dict[str, int]:
             name = eqn.primitive.name
             if name in PURE_CALLBACKS and not any(id(v) in used for v in eqn.outvars):
                 found[name] = found.get(name, 0) + 1
+    return found
+
+
+#: The primitives of loops, whose body JAX may move code out of (under grad, say).
+LOOP_PRIMITIVES = frozenset({"scan", "while"})
+
+
+def _user_callback(eqn: Any) -> Any:
+    """The function a ``debug_callback`` equation calls, or None for JAX's own (debug.print).
+
+    Private: ``jax.debug.callback`` binds a ``_flat_callback`` closure whose cell
+    ``callback`` holds the user's function (debug.print's is a partial of a JAX
+    function). Checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1.
+    """
+    flat = eqn.params.get("callback")
+    code = getattr(flat, "__code__", None)
+    if code is None or "callback" not in code.co_freevars:
+        return None
+    user = flat.__closure__[code.co_freevars.index("callback")].cell_contents
+    inner = getattr(user, "func", user)  # functools.partial
+    module = getattr(inner, "__module__", None) or ""
+    return None if module.partition(".")[0] in {"jax", "jaxlib"} else user
+
+
+def debug_callbacks_in_loops(program: Any) -> list[str]:
+    """The names of the user's ``jax.debug.callback`` functions that a loop body calls.
+
+    ``program`` is a jaxpr, read with its nested jaxprs (as :func:`unused_callbacks`
+    does). JAX's own debug callbacks (``jax.debug.print``) do not count.
+    """
+    found: list[str] = []
+    stack = [(j, False) for j in _jaxprs_in(program)]
+    while stack:
+        jaxpr, in_loop = stack.pop()
+        for eqn in jaxpr.eqns:
+            inner = in_loop or eqn.primitive.name in LOOP_PRIMITIVES
+            for param in eqn.params.values():
+                stack.extend((j, inner) for j in _jaxprs_in(param))
+            if in_loop and eqn.primitive.name == "debug_callback":
+                user = _user_callback(eqn)
+                name = getattr(getattr(user, "func", user), "__name__", None)
+                if name and name not in found:
+                    found.append(name)
     return found
 
 

@@ -15,6 +15,7 @@ from jaxpurity._naming import LRU_CACHE
 from jaxpurity._outcomes import Outcome
 from jaxpurity._pages import page
 from jaxpurity._restore import Restored
+from jaxpurity._trace_reads import Read
 from jaxpurity._watch import Watch, short
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "dropped_callback_problem",
     "leak_problem",
     "lost_mutation_problem",
+    "loop_callback_problem",
     "mismatch_problem",
     "print_problem",
     "random_problem",
@@ -191,15 +193,43 @@ def dropped_callback_problem(name: str, primitive: str, count: int) -> Problem:
     )
 
 
-def read_problem(name: str, label: str, value: str, severity: str, why: str) -> Problem:
-    """A Python value read while the function is traced: jit bakes it into the program."""
+def loop_callback_problem(name: str, callback: str) -> Problem:
+    """A ``jax.debug.callback`` in a loop body: JAX does not promise how often it runs."""
+    return Problem(
+        "dropped-callback",
+        f"`{name}` calls jax.debug.callback({callback}) in a loop body. JAX runs debug "
+        "callbacks for their side effect but does not promise how many times under a "
+        "transformation: under grad, a callback in a scan body can be moved out of the loop "
+        "and run once instead of once per step (jax-ml/jax#16637). Use it to look at values, "
+        "not to count steps or change Python state; return what you need from the loop, or "
+        "use jax.experimental.io_callback(..., ordered=True) for an effect that must happen "
+        "once per step.",
+        page("print_vs_debug_print"),
+        "warning",
+    )
+
+
+def read_problem(name: str, read: Read) -> Problem:
+    """A Python value read while the function is traced: jit bakes it into the program.
+
+    A read off a static argument (``read.kind == "stale-result"``) is a different hazard, and
+    links the static-arguments page: jit keeps the argument as a cache key, so changing it in
+    place makes the cache answer with the program compiled for the old value.
+    """
+    if read.kind == "stale-result":
+        return Problem(
+            "stale-result",
+            f"`{name}` reads {read.label} ({read.value}) while it is traced: {read.why}",
+            page("static_arguments"),
+            read.severity,
+        )
     return Problem(
         "trace-time-read",
-        f"`{name}` reads {label} ({value}) while it is traced: {why} Pass it in as an "
-        "argument (static_argnames for one that chooses which code runs), or call the jitted "
-        "function's clear_cache() after changing it.",
+        f"`{name}` reads {read.label} ({read.value}) while it is traced: {read.why} Pass it in "
+        "as an argument (static_argnames for one that chooses which code runs), or call the "
+        "jitted function's clear_cache() after changing it.",
         page("global_config"),
-        severity,
+        read.severity,
     )
 
 

@@ -18,6 +18,7 @@ from jaxpurity._guard import (
 )
 from jaxpurity._introspect import qualname
 from jaxpurity._jax_compat import (
+    debug_callbacks_in_loops,
     has_compiled,
     is_jit_wrapper,
     jit_cache_misses,
@@ -31,6 +32,7 @@ from jaxpurity._problems import (
     PurityReport,
     dropped_callback_problem,
     leak_problem,
+    loop_callback_problem,
     lost_mutation_problem,
     mismatch_problem,
     print_problem,
@@ -91,14 +93,18 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     It also reports, as :attr:`PurityReport.warnings`, Python values read
     while ``fn`` is traced, which jit bakes into the program and which go
     stale when they change later (``"trace-time-read"``: a global setting, a
-    closure variable, an attribute of an object that reaches ``fn`` as it is,
-    an environment variable); reading the clock while traced is a problem,
-    not a warning. And it compares what the eager run and the jit run did to
-    the arguments: a change that only the eager run makes
+    closure variable, an environment variable), and attributes read off an
+    object that reaches ``fn`` as it is, a static argument, which jit keeps
+    as a cache key, so that changing the object in place later makes the
+    cache answer stale (``"stale-result"``, a warning); reading the clock
+    while traced is a problem, not a warning. And it compares what the eager
+    run and the jit run did to the arguments: a change that only the eager run makes
     (``"lost-mutation"``, ``d["count"] += 1`` on a dict argument) is lost
     under jit, where the function works on rebuilt pytrees. A
     ``pure_callback`` whose result nothing uses is reported
-    (``"dropped-callback"``): jit may remove it as dead code.
+    (``"dropped-callback"``): jit may remove it as dead code; a
+    ``jax.debug.callback`` in a loop body is a ``"dropped-callback"``
+    warning: under ``grad`` JAX may move it out of the loop.
 
     ``fn`` is called as :func:`jax.jit` calls it: its pytree arguments (and
     ``self``, for a method decorated with ``jax.jit``) are flattened and
@@ -211,6 +217,7 @@ def _check(
         changes = [(w, w.change()) for w in watches]
         moved = [r for r in rngs if r.moved()]
         dropped = unused_callbacks(traced.jaxpr)
+        loop_callbacks = debug_callbacks_in_loops(traced.jaxpr)
         inputs.restore()
         with printed(echo=False):
             program, split = _compiled(traced, split, counted)
@@ -247,16 +254,9 @@ def _check(
             state_changed = True
     problems += [dropped_callback_problem(name, p, n) for p, n in sorted(dropped.items())]
     found_reads = [*outside, *reads]
-    problems += [
-        read_problem(name, r.label, r.value, r.severity, r.why)
-        for r in found_reads
-        if r.severity == "error"
-    ]
-    warnings = [
-        read_problem(name, r.label, r.value, r.severity, r.why)
-        for r in found_reads
-        if r.severity != "error"
-    ]
+    problems += [read_problem(name, r) for r in found_reads if r.severity == "error"]
+    warnings = [read_problem(name, r) for r in found_reads if r.severity != "error"]
+    warnings += [loop_callback_problem(name, c) for c in loop_callbacks]
     cause = (
         " The state changes listed above are the likely cause: each call saw different state."
         if state_changed or leaks

@@ -54,6 +54,9 @@ class Read:
     value: str
     severity: str  # "error": wrong from the next call on; "warning": wrong once it changes
     why: str
+    # "trace-time-read": baked into the program; "stale-result": read off an argument that jit
+    # keeps whole as a key of its cache, so changing it in place makes the cache answer stale.
+    kind: str = "trace-time-read"
 
 
 def _is_data(value: Any) -> bool:
@@ -104,6 +107,15 @@ def _is_plain_object(value: Any) -> bool:
     )
 
 
+_STATIC_WHY = (
+    "`{name}` is no pytree, so jit cannot trace it and takes it as a static argument, which it "
+    "keeps, the object itself, as a key of its cache. Change {label} in place after a call and "
+    "the next call finds that same key and runs the program compiled for the old value: a stale "
+    "result, and no error. Make the object immutable (a frozen dataclass), or pass the value as "
+    "an array argument, or register the class as a pytree so that jit traces its fields."
+)
+
+
 def settings_read(
     fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> list[Read]:
@@ -144,9 +156,9 @@ def settings_read(
             for attr in _attribute_reads(body.__code__, name):
                 attribute = getattr(value, attr, EMPTY_CELL)
                 if attribute is not EMPTY_CELL and _is_data(attribute):
-                    reads.append(
-                        Read(f"`{name}.{attr}`", short_repr(attribute), "warning", _why(attribute))
-                    )
+                    label = f"`{name}.{attr}`"
+                    why = _STATIC_WHY.format(name=name, label=label)
+                    reads.append(Read(label, short_repr(attribute), "warning", why, "stale-result"))
     unique: dict[str, Read] = {}
     for read in reads:
         unique.setdefault(read.label, read)

@@ -209,6 +209,28 @@ def test_jit_static_argument_names_reads_argnums_and_argnames():
     assert compat.jit_static_argument_names(f) is None
 
 
+def _announce(c):
+    return None
+
+
+def test_jaxpr_readers_find_unused_pure_callbacks_and_debug_callbacks_in_loops():
+    def body(c, _):
+        jax.debug.callback(_announce, c)  # the user's: counts
+        jax.debug.print("c = {}", c)  # JAX's own: does not
+        jax.pure_callback(lambda v: v, jax.ShapeDtypeStruct((), jnp.float32), c)  # unused
+        return jnp.sin(c), None
+
+    def run(x):
+        jax.debug.callback(_announce, x)  # outside the loop: does not count
+        return lax.scan(body, x, xs=None, length=3)[0]
+
+    program = jax.jit(run).trace(1.0).jaxpr
+    assert compat.unused_callbacks(program) == {"pure_callback": 1}, "_jax_compat.unused_callbacks"
+    assert compat.debug_callbacks_in_loops(program) == ["_announce"], (
+        "_jax_compat.debug_callbacks_in_loops: the `callback` cell of debug_callback's closure"
+    )
+
+
 def test_ref_is_the_type_of_new_ref_arrays_where_jax_has_them():
     if not hasattr(jax, "new_ref"):  # JAX 0.4.35 and 0.6.2
         assert compat.Ref is None

@@ -858,3 +858,70 @@ def test_a_jitted_method_of_a_pytree_is_checked_on_a_rebuilt_self() -> None:
     assert "lost-mutation" in kinds, str(report)
     assert "leaked-tracer" not in kinds  # real jit leaves no tracer on the caller's object
     assert isinstance(counter.total, jax.Array) and counter.total.tolist() == [0.0] * 3
+
+
+class _Settings:
+    """A static argument: jit keeps the object itself as a key of its cache."""
+
+    def __init__(self, scale: float) -> None:
+        self.scale = scale
+
+
+def _scaled(settings: _Settings, x: jax.Array) -> jax.Array:
+    return x * settings.scale
+
+
+def test_an_attribute_of_a_static_argument_warns_of_a_stale_result() -> None:
+    settings = _Settings(2.0)
+    scaled = jax.jit(_scaled, static_argnums=0)
+    assert scaled(settings, jnp.ones(2)).tolist() == [2.0, 2.0]
+    settings.scale = 3.0  # what jit really does: the cached program answers for the old scale
+    assert scaled(settings, jnp.ones(2)).tolist() == [2.0, 2.0]
+
+    report = jaxpurity.check_pure(_scaled, settings, jnp.ones(2))
+    [warning] = [w for w in report.warnings if "settings.scale" in w.message]
+    assert warning.kind == "stale-result" and warning.severity == "warning", str(report)
+    assert warning.page == page("static_arguments")
+    assert "frozen dataclass" in warning.message
+
+
+def _loop_with(step_callback: Callable[..., Any]) -> Callable[[float], jax.Array]:
+    def body(c: jax.Array, _: None) -> tuple[jax.Array, None]:
+        step_callback(c)
+        return jnp.sin(c), None
+
+    def run(x: float) -> jax.Array:
+        return jax.lax.scan(body, x, xs=None, length=5)[0]
+
+    return run
+
+
+def test_a_debug_callback_in_a_loop_body_warns_that_grad_may_move_it() -> None:
+    steps: list[int] = []
+
+    def count_step(c: jax.Array) -> None:
+        jax.debug.callback(lambda: steps.append(1))
+
+    run = _loop_with(count_step)
+    jax.block_until_ready(jax.jit(jax.grad(run))(1.0))
+    jax.effects_barrier()
+    assert len(steps) != 5  # what JAX really does under grad (jax-ml/jax#16637)
+
+    report = jaxpurity.check_pure(run, 1.0)
+    [warning] = report.warnings
+    assert (warning.kind, warning.severity) == ("dropped-callback", "warning"), str(report)
+    assert "jax.debug.callback(<lambda>) in a loop body" in warning.message
+
+
+@pytest.mark.parametrize("where", ["debug.print in the loop", "debug.callback outside a loop"])
+def test_debug_print_in_a_loop_and_a_callback_outside_one_give_no_warning(where: str) -> None:
+    if where == "debug.print in the loop":
+        fn = _loop_with(lambda c: jax.debug.print("c = {}", c))
+    else:
+
+        def fn(x: float) -> jax.Array:
+            jax.debug.callback(lambda: None)
+            return jnp.sin(x)
+
+    report = jaxpurity.check_pure(fn, 1.0)
+    assert report.ok and not report.warnings, str(report)
