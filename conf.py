@@ -16,6 +16,16 @@ from pathlib import Path
 # no "Unable to initialize backend" lines reach the pages.
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("MPLBACKEND", "agg")
+# Four host CPU devices, for the pages that run code on several devices
+# (side_effects/side_effects_across_devices). XLA reads the flag once, when JAX
+# starts its CPU backend, and every page runs in this one process, so it is set
+# here, before anything imports JAX; a page setting it itself would be too late.
+# Flags already in XLA_FLAGS are kept, and a device count given there wins.
+_DEVICE_COUNT_FLAG = "--xla_force_host_platform_device_count"
+if _DEVICE_COUNT_FLAG not in os.environ.get("XLA_FLAGS", ""):
+    os.environ["XLA_FLAGS"] = " ".join(
+        filter(None, [os.environ.get("XLA_FLAGS"), f"{_DEVICE_COUNT_FLAG}=4"])
+    )
 
 ROOT = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT), str(ROOT / "docs" / "sphinxext")]

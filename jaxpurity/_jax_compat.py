@@ -31,6 +31,7 @@ __all__ = [
     "GRAD_VMAP",
     "LOOPS",
     "LOOP_PRIMITIVES",
+    "SHARD_MAP",
     "PURE_CALLBACKS",
     "Ref",
     "TRACER_TRANSFORMATIONS",
@@ -73,6 +74,9 @@ TRACER_TRANSFORMATIONS: dict[str, str] = {
     "JVPTracer": "jvp/grad",
     "LinearizeTracer": "grad",
     "BatchTracer": "vmap",
+    # shard_map on JAX 0.4.35: under its replication check (check_rep), and outside jit.
+    "RewriteTracer": "shard_map",
+    "ShardMapTracer": "shard_map",
 }
 
 #: JAX's own names for what a jaxpr tracer was traced for (see :func:`traced_for`), in
@@ -89,6 +93,8 @@ _TRACED_FOR_API: dict[str, str] = {
 LOOPS = frozenset({"scan", "while_loop", "fori_loop"})
 #: The transformations of differentiation and batching.
 GRAD_VMAP = frozenset({"grad", "jvp/grad", "vmap"})
+#: The transformations that run one function on every device.
+SHARD_MAP = frozenset({"shard_map", "pmap"})
 
 
 def traced_for(tracer: Any) -> str | None:

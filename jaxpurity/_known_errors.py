@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jaxpurity._jax_compat import GRAD_VMAP, LOOPS, trace_names, traced_for_names, tracer_names
+from jaxpurity._jax_compat import (
+    GRAD_VMAP,
+    LOOPS,
+    SHARD_MAP,
+    trace_names,
+    traced_for_names,
+    tracer_names,
+)
 
 __all__ = ["DEAD_TRACE", "KNOWN_ERRORS", "LEAK_ORIGIN", "TRACED_FUNCTION", "KnownError", "Wording"]
 
@@ -95,6 +102,13 @@ _GRAD_VMAP = _any(
     rf"(?:{'|'.join(trace_names(GRAD_VMAP))})\b",
     r"\bwith<(?:JVPTrace|BatchTrace|LinearizeTrace)\(",
     r"\b(?:JVPTracer|BatchTracer|LinearizeTracer) (?:with object id \d+ )?was created on line\b",
+)
+# shard_map's tracers: "traced for shard_map" (JAX 0.6 on; pmap's too from 0.8), and before
+# that the tracer classes of shard_map (0.4.35: RewriteTracer under its replication check,
+# ShardMapTracer outside jit) or "traced for pmap".
+_SHARD_MAP = _any(
+    rf"\bfor (?:{'|'.join(traced_for_names(SHARD_MAP))})\b",
+    rf"\bwrapped in an? (?:{'|'.join(tracer_names(SHARD_MAP))})\b",
 )
 # Every pattern here has a fixed start or bounded repeats (\w{0,40}, not \w*), so that no
 # search backtracks over a long run of one character: explain stays linear in its input.
@@ -347,6 +361,17 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "outlives the call is dead once the trace has ended.",
         _LEAK_FIX_SELF,
         _OBJECT_ATTRIBUTE,
+    ),
+    _unexpected(
+        "side_effects_across_devices",
+        "A function under shard_map or pmap stored a value in a global, a list or an "
+        "attribute (one device's block, to look at later), and later code used it.",
+        "shard_map and pmap trace the function once for every device, with a tracer "
+        "standing for one device's block; a tracer kept outside the function outlives that "
+        "trace, and never had one device's value.",
+        "Return the value as another output (out_specs=(P('d'), P('d'))), or look at each "
+        "device's block while it runs with jax.debug.print or jax.debug.callback.",
+        _SHARD_MAP,
     ),
     _unexpected(
         "global_counter",
@@ -603,6 +628,36 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "setting such as a size, or rewrite so that only shapes, not values, decide what "
         "the code does.",
     ),
+    # A loop body that consumes a key from outside the loop, or carries one without a fresh
+    # key in its place: the checker's rules for scan (fori_loop) and while_loop.
+    KnownError(
+        errors=("KeyReuseError",),
+        topic="keys_in_vmap_and_scan",
+        wordings=(
+            Wording(
+                r"(?:scan|while_loop) (?:body|cond) function leads to key reuse",
+                "JAX 0.4.22 to 0.12.0.1 (git history)",
+                regex=True,
+            ),
+            Wording(
+                "because key constants are repeatedly consumed",
+                "JAX 0.4.24 to 0.12.0.1 (git history)",
+            ),
+            Wording(
+                "because consumed inputs don't match sourced outputs",
+                "JAX 0.4.24 to 0.12.0.1 (git history)",
+            ),
+        ),
+        when=r"(?:scan|while_loop) (?:body|cond) function leads to key reuse",
+        scenario="With key-reuse checking on, the body of a lax.scan, fori_loop or "
+        "while_loop drew random numbers from a key it closed over, or carried a key without "
+        "returning a fresh one.",
+        cause="A loop body is traced once and runs at every step: a key from outside the loop, "
+        "or a carried key that comes back unchanged, gives the same numbers at every step.",
+        fix="Carry the key and split it in the body (`key, sub = jax.random.split(key)`, "
+        "return the new key), or pass jax.random.split(key, n) as the scan's xs, or use "
+        "jax.random.fold_in(key, i) with the step number.",
+    ),
     KnownError(
         errors=("KeyReuseError",),
         topic="frozen_randomness",
@@ -619,6 +674,32 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "across the steps of a loop, repeats the same 'random' numbers.",
         fix="Split before every use: `key, sub = jax.random.split(key)`, draw with sub and "
         "keep key for later; in loops carry the key and split it every step.",
+    ),
+    KnownError(
+        errors=("ValueError",),
+        topic="side_effects_across_devices",
+        wordings=(
+            Wording(
+                "The following ordered effects are not supported for more than 1 device",
+                "JAX 0.4.16 to 0.12.0.1 (git history)",
+            ),
+            Wording(
+                "Ordered effects are not supported for more than 1 device",
+                "JAX 0.3.17 to 0.4.15 (git history)",
+            ),
+            Wording(
+                r"Ordered effects not supported (?:in `pmap`|in mesh computations)",
+                "JAX 0.3.16 and older (git history)",
+                regex=True,
+            ),
+        ),
+        scenario="A function run on several devices (shard_map, pmap, or jit over sharded "
+        "inputs) used jax.debug.print(..., ordered=True) or another ordered effect.",
+        cause="An ordered effect must happen in one sequence, but each device runs the "
+        "program on its own, and no single order exists across devices.",
+        fix="Drop ordered=True and tell the lines apart instead (print "
+        "jax.lax.axis_index('d') with the value, then sort), or return the values and "
+        "print them after the call.",
     ),
     # -- jaxpurity's own errors: routed by the first line, which names the API -----------
     KnownError(

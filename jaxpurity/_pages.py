@@ -51,7 +51,15 @@ SECTIONS: tuple[Section, ...] = (
             "inplace_updates",
         ),
     ),
-    Section("side_effects", ("print_vs_debug_print", "frozen_randomness")),
+    Section(
+        "side_effects",
+        (
+            "print_vs_debug_print",
+            "frozen_randomness",
+            "keys_in_vmap_and_scan",
+            "side_effects_across_devices",
+        ),
+    ),
     Section("tools", ("debugging_workflow", "let_jaxpurity_find_it", "what_fixes_cost")),
 )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from jaxpurity._jax_compat import GRAD_VMAP, LOOPS
+from jaxpurity._jax_compat import GRAD_VMAP, LOOPS, SHARD_MAP
 from jaxpurity._leaks import Leak
 from jaxpurity._naming import LRU_CACHE
 from jaxpurity._outcomes import Outcome
@@ -101,13 +101,15 @@ _NAMED_CACHE = re.compile(r"`[^`]*(?:cache|memo)[^`]*`", re.IGNORECASE)
 
 
 def _leak_topic(leak: Leak) -> str:
-    """The page about where this leak came from: a cache, a loop body, grad/vmap, self."""
+    """The page about where this leak came from: a cache, a loop, grad/vmap, shard_map, self."""
     if LRU_CACHE in leak.where or _NAMED_CACHE.search(leak.where):
         return "memoization_caches"
     if leak.transformation in LOOPS:
         return "leak_from_loop_body"
     if leak.transformation in GRAD_VMAP:
         return "leak_from_grad_vmap"
+    if leak.transformation in SHARD_MAP:
+        return "side_effects_across_devices"
     return "leak_through_self" if leak.root == "argument" else "global_counter"
 
 

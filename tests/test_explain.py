@@ -165,6 +165,54 @@ def _key_reused_in_scan() -> None:
         jax.lax.scan(lambda k, x: (k, jax.random.normal(k)), jax.random.key(0), jnp.arange(3.0))
 
 
+def _key_closed_over_in_scan() -> None:
+    key = jax.random.key(0)
+    with jax.debug_key_reuse(True):
+        jax.lax.scan(lambda c, _: (c, jax.random.normal(key)), 0.0, None, length=3)
+
+
+def _key_closed_over_in_while_loop() -> None:
+    key = jax.random.key(0)
+    with jax.debug_key_reuse(True):
+        jax.lax.while_loop(lambda c: c < 3.0, lambda c: c + jax.random.uniform(key), 0.0)
+
+
+def _shard_map(f, mesh, spec):
+    """``jax.shard_map`` (JAX 0.6.1 on), or the experimental one before."""
+    if hasattr(jax, "shard_map"):
+        return jax.shard_map(f, mesh=mesh, in_specs=spec, out_specs=spec)
+    from jax.experimental.shard_map import shard_map
+
+    return shard_map(f, mesh=mesh, in_specs=spec, out_specs=spec)
+
+
+def _shard_map_leak() -> None:
+    from jax.sharding import Mesh, PartitionSpec
+
+    mesh = Mesh(np.array(jax.devices()), ("d",))
+    kept = []
+    f = _shard_map(lambda x: kept.append(x) or x, mesh, PartitionSpec("d"))
+    jax.jit(f)(jnp.arange(float(2 * len(jax.devices()))))
+    kept[0] + 1
+
+
+def _pmap_leak() -> None:
+    kept = []
+    jax.pmap(lambda x: kept.append(x) or x)(jnp.arange(float(len(jax.devices()))))
+    kept[0] + 1
+
+
+def _ordered_print_on_devices() -> None:
+    # One device runs it fine (and the test is skipped); the newest suite has four.
+    from jax.sharding import Mesh, PartitionSpec
+
+    mesh = Mesh(np.array(jax.devices()), ("d",))
+    f = _shard_map(
+        lambda x: jax.debug.print("{}", x, ordered=True) or x, mesh, PartitionSpec("d")
+    )
+    jax.jit(f)(jnp.arange(float(2 * len(jax.devices()))))
+
+
 def _cond_dtypes() -> None:
     jax.lax.cond(True, lambda x: x, lambda x: x.astype(jnp.int32), 1.0)
 
@@ -239,7 +287,12 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "boolean_mask": (_boolean_mask, "boolean_masks"),
     "key_reused": (_key_reused, "frozen_randomness"),
     "key_reused_in_jit": (_key_reused_in_jit, "frozen_randomness"),
-    "key_reused_in_scan": (_key_reused_in_scan, "frozen_randomness"),
+    "key_reused_in_scan": (_key_reused_in_scan, "keys_in_vmap_and_scan"),
+    "key_closed_over_in_scan": (_key_closed_over_in_scan, "keys_in_vmap_and_scan"),
+    "key_closed_over_in_while_loop": (_key_closed_over_in_while_loop, "keys_in_vmap_and_scan"),
+    "shard_map_leak": (_shard_map_leak, "side_effects_across_devices"),
+    "pmap_leak": (_pmap_leak, "side_effects_across_devices"),
+    "ordered_print_on_devices": (_ordered_print_on_devices, "side_effects_across_devices"),
     "cond_dtypes": (_cond_dtypes, "cond_branch_types"),
     "cond_structures": (_cond_structures, "cond_branch_types"),
     "switch_shapes": (_switch_shapes, "cond_branch_types"),

@@ -50,7 +50,7 @@ PAGES_OF = {
     "boolean_mask": {"boolean_masks"},
     "static_arguments": {"static_arguments"},
     "tracer_repr": {"print_vs_debug_print"},
-    "KeyReuseError": {"frozen_randomness"},
+    "KeyReuseError": {"frozen_randomness", "keys_in_vmap_and_scan"},
     "donation": None,  # no page covers donated buffers: explain must not claim them
 }
 # Examples too generic to name their family's page: what explain says of each, and why.
