@@ -207,9 +207,7 @@ def _ordered_print_on_devices() -> None:
     from jax.sharding import Mesh, PartitionSpec
 
     mesh = Mesh(np.array(jax.devices()), ("d",))
-    f = _shard_map(
-        lambda x: jax.debug.print("{}", x, ordered=True) or x, mesh, PartitionSpec("d")
-    )
+    f = _shard_map(lambda x: jax.debug.print("{}", x, ordered=True) or x, mesh, PartitionSpec("d"))
     jax.jit(f)(jnp.arange(float(2 * len(jax.devices()))))
 
 
