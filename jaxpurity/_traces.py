@@ -330,7 +330,8 @@ class TraceCounter:
         else:
             lines.append(
                 "  no argument changed: JAX traced again for another reason (a cleared cache, "
-                "a new jax.jit wrapper around the same function, or a changed JAX config)"
+                "a new function object jitted on each call, such as a lambda or partial made "
+                "in a loop, or a changed JAX config)"
             )
         fixes = _fixes(changes)
         if fixes:
