@@ -787,7 +787,9 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("RetraceError",),
         topic="retracing_storms",
-        wordings=(),
+        wordings=(
+            Wording("no argument changed: JAX traced again for another reason", "jaxpurity 0.1"),
+        ),
         when=r"no argument changed: JAX traced again",
         scenario="A function wrapped in jaxpurity.count_traces(max_traces=...) was traced "
         "again with the same argument types: a new function object (a lambda or partial made in "

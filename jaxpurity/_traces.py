@@ -336,7 +336,7 @@ class TraceCounter:
         fixes = _fixes(changes)
         if fixes:
             lines.append("To avoid the retrace: " + "; ".join(fixes) + ".")
-        lines.append(f"See {page('static_arguments')}.")
+        lines.append(f"See {page('static_arguments' if changes else 'retracing_storms')}.")
         return "\n".join(lines)
 
 

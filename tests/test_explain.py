@@ -260,6 +260,54 @@ def _item_assignment_in_jit() -> None:
     jax.jit(f)(jnp.zeros(3))
 
 
+def _checkify_index() -> None:
+    from jax.experimental import checkify
+
+    err, _ = checkify.checkify(lambda x: x[7], errors=checkify.index_checks)(jnp.arange(4.0))
+    err.throw()
+
+
+def _checkify_nan() -> None:
+    from jax.experimental import checkify
+
+    err, _ = checkify.checkify(jax.jit(jnp.log), errors=checkify.nan_checks)(-1.0)
+    err.throw()
+
+
+def _checkify_user_check_in_vmap() -> None:
+    from jax.experimental import checkify
+
+    def positive(x):
+        checkify.check(x > 0, "x must be positive, got {}", x)
+        return x
+
+    err, _ = jax.vmap(checkify.checkify(positive))(jnp.array([1.0, -1.0]))
+    err.throw()
+
+
+def _check_without_checkify() -> None:
+    from jax.experimental import checkify
+
+    def positive(x):
+        checkify.check(x > 0, "x must be positive")
+        return x
+
+    jax.jit(positive)(1.0)
+
+
+def _no_tracing() -> None:
+    f = jax.jit(lambda x: x + 1)
+    x = jnp.ones(2)
+    with jax.no_tracing(True):
+        f(x)
+
+
+def _retrace_new_lambda() -> None:
+    counted = jaxpurity.count_traces(lambda x: x, max_traces=1)
+    for _ in range(2):
+        jax.jit(lambda x: counted(x))(1.0)
+
+
 # name -> (code that raises, the gallery topic explain must point to)
 CASES: dict[str, tuple[Callable[[], None], str]] = {
     "jit_leak": (_jit_leak, "global_counter"),
@@ -302,6 +350,12 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "fori_traced_bounds_carry_dtype": (_fori_traced_bounds_carry_dtype, "loop_carry_types"),
     "item_assignment": (_item_assignment, "inplace_updates"),
     "item_assignment_in_jit": (_item_assignment_in_jit, "inplace_updates"),
+    "checkify_index": (_checkify_index, "runtime_errors"),
+    "checkify_nan": (_checkify_nan, "runtime_errors"),
+    "checkify_user_check_in_vmap": (_checkify_user_check_in_vmap, "runtime_errors"),
+    "check_without_checkify": (_check_without_checkify, "runtime_errors"),
+    "no_tracing": (_no_tracing, "retracing_storms"),
+    "retrace_new_lambda": (_retrace_new_lambda, "retracing_storms"),
 }
 
 # The same error, handed to explain in each form a user may have it in.
@@ -711,3 +765,28 @@ def test_cli_stops_quietly_when_the_reader_closes_the_pipe() -> None:
     stderr = cli.stderr.read().decode()
     assert cli.wait(timeout=120) == 0, stderr
     assert "BrokenPipeError" not in stderr, stderr
+
+
+def test_explain_leaves_xla_runtime_errors_that_checkify_did_not_raise_alone() -> None:
+    # jax.errors.JaxRuntimeError is also XLA's run-time error: only checkify's wordings count.
+    assert not jaxpurity.explain("JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory").recognised
+    assert not jaxpurity.explain("ZeroDivisionError: division by zero").recognised
+    assert jaxpurity.explain("JaxRuntimeError: division by zero").topic == "runtime_errors"
+
+
+def test_explain_sends_a_logged_tracing_cache_miss_to_the_retracing_page() -> None:
+    log = (
+        "TRACING CACHE MISS at train.py:12:4 (<module>):\n  never seen function:\n"
+        "    <lambda> id=140 defined at train.py:12\n  but seen another function defined on "
+        "the same line; maybe the function is\n  being re-defined repeatedly, preventing caching?"
+    )
+    assert jaxpurity.explain(log).topic == "retracing_storms"
+
+
+def test_a_retrace_with_no_changed_argument_points_to_the_retracing_page() -> None:
+    try:
+        _retrace_new_lambda()
+    except jaxpurity.RetraceError as error:
+        assert "retracing_storms.html" in str(error)
+    else:
+        pytest.fail("no RetraceError")

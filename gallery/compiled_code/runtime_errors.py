@@ -300,6 +300,11 @@ with jax.debug_nans(True):
         log_mean(jnp.array([-1.0, 1.0, 2.0]))
 
 # %%
+# (On JAX 0.4.35 the message names ``jit(log)`` and says that the
+# de-optimized function found no NaN: there ``jnp.log`` is itself a small
+# jitted function, and the flag does not look inside it. Newer JAX names
+# ``log``.)
+#
 # It checks only NaNs (``jax.debug_infs`` checks infinities), and it
 # slows every call down, so it is a debugging tool; ``checkify`` is the one
 # to keep in code.
