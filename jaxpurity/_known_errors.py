@@ -817,6 +817,58 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         fix="jit once, outside the loop; keep each argument's shape, dtype and weak type the "
         "same from call to call, and static arguments to a few values.",
     ),
+    # -- Callbacks: jax.pure_callback, jax.experimental.io_callback -----------------------------
+    KnownError(
+        errors=("ValueError",),
+        topic="callbacks",
+        wordings=(
+            Wording("Pure callbacks do not support JVP", "JAX 0.3.17 to 0.12.0.1 (git history)"),
+            Wording("IO callbacks do not support JVP", "JAX 0.4.2 to 0.12.0.1 (git history)"),
+            Wording(
+                r"(?:Pure|IO) callbacks do not support transpose",
+                "JAX 0.3.17 (Pure), 0.4.2 (IO) to 0.12.0.1 (git history); pasted in "
+                "jax-ml/jax#30401 (2025)",
+                regex=True,
+            ),
+        ),
+        scenario="jax.grad (or jvp, vjp) went through a jax.pure_callback or a "
+        "jax.experimental.io_callback.",
+        cause="JAX differentiates each operation it knows; a callback runs Python code it "
+        "cannot see into, so it has no derivative rule.",
+        fix="Give the callback a derivative with jax.custom_jvp (or jax.custom_vjp), "
+        "computing the tangent with JAX or another callback; for a callback kept only for "
+        "its side effect (logging), use jax.debug.callback, which grad goes through.",
+    ),
+    KnownError(
+        errors=("NotImplementedError", "ValueError"),
+        topic="callbacks",
+        wordings=(
+            Wording(
+                r"vmap is only supported for the \w+ primitive when vmap_method is one of",
+                "JAX 0.4.35 (for an unknown vmap_method) to 0.12.0.1; with none given, from "
+                "0.6.0 (git history)",
+                regex=True,
+            ),
+            Wording("Cannot `vmap` ordered IO callback", "JAX 0.4.2 to 0.12.0.1 (git history)"),
+            Wording(
+                r"IO effect not supported in vmap-of-(?:while|cond)",
+                "JAX 0.4.2 to 0.12.0.1 (git history); pasted in jax-ml/jax#20628 (2024)",
+                regex=True,
+            ),
+            Wording(
+                "argument of jax.pure_callback was removed in JAX v0.6.0",
+                "vectorized=: JAX 0.6.0 to 0.9.x (git history)",
+            ),
+        ),
+        scenario="jax.vmap went through a jax.pure_callback without vmap_method=, or "
+        "through an ordered jax.experimental.io_callback.",
+        cause="vmap must know how to batch your Python function: call it once per example, "
+        "or once with the whole batch. An ordered io_callback promises one call after "
+        "another, which a batch cannot keep.",
+        fix="Pass vmap_method='sequential' (one call per example), 'expand_dims' or "
+        "'broadcast_all' (one call with the batch, which the function must handle) to "
+        "jax.pure_callback; use an unordered io_callback, or jax.debug.callback, under vmap.",
+    ),
     # -- jaxpurity's own errors: routed by the first line, which names the API -----------
     KnownError(
         errors=("TypeMismatchError",),

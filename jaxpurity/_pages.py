@@ -55,6 +55,7 @@ SECTIONS: tuple[Section, ...] = (
         "side_effects",
         (
             "print_vs_debug_print",
+            "callbacks",
             "frozen_randomness",
             "keys_in_vmap_and_scan",
             "side_effects_across_devices",

@@ -191,7 +191,7 @@ def dropped_callback_problem(name: str, primitive: str, count: int) -> Problem:
         "dead code, so its side effect (a print, a progress bar, a log) does not happen, or "
         "happens a different number of times. For a side effect use jax.debug.callback, or "
         "jax.experimental.io_callback(..., ordered=True) when the order matters.",
-        page("print_vs_debug_print"),
+        page("callbacks"),
     )
 
 

@@ -1,0 +1,331 @@
+"""
+My pure_callback never ran under jit (or ran three times)
+=========================================================
+
+JAX has three ways to call your own Python function from compiled code, and
+they promise different things. :func:`jax.pure_callback` promises JAX that
+the function is pure, so ``jit`` may drop it when nothing uses its result, or
+run it once per example under :func:`jax.vmap`; :func:`jax.debug.callback`
+and :func:`jax.experimental.io_callback` are the ones meant for side
+effects. This page counts how often each one runs under ``jit``, ``vmap``
+and :func:`jax.grad`, shows which of them ``grad`` refuses, and the
+f-string that makes :func:`jax.debug.print` print a tracer.
+"""
+
+# %%
+# The code people write
+# ---------------------
+#
+# A logger inside a jitted step, written with ``jax.pure_callback`` because
+# it is the callback people find first. It must declare the shape and dtype
+# of what it returns, so it returns its argument, and the step ignores the
+# result. Every call of the logger is recorded in ``seen``.
+
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.experimental import io_callback
+
+import jaxpurity
+
+# JAX 0.6.0 turned pure_callback's default under vmap from a loop (with a
+# DeprecationWarning) into an error; 0.4.35 still loops.
+DEFAULT_VMAP_RAISES = jax.__version_info__ >= (0, 6, 0)
+
+seen = []
+remember = seen.append  # the callbacks below record through this
+
+
+def log(x):
+    remember(np.asarray(x).tolist())
+    return np.asarray(x)
+
+
+def like(x):
+    return jax.ShapeDtypeStruct(x.shape, x.dtype)
+
+
+def logged_step(x):
+    jax.pure_callback(log, like(x), x)
+    return 2 * x
+
+
+step = jax.jit(logged_step)
+
+for i in range(3):
+    step(jnp.float32(i))
+print("logger calls under jit:", len(seen))
+
+# %%
+# What JAX does: the logger never runs
+# ------------------------------------
+#
+# Three calls, no log line. Without ``jit`` the same function logs every
+# call, so the bug shows only once the code is compiled:
+
+assert seen == [], seen
+logged_step(jnp.float32(5.0))
+print("logged without jit:", seen)
+assert seen == [5.0], seen
+
+# %%
+# Why
+# ---
+#
+# ``pure_callback`` tells JAX: this is a pure function of its arguments, like
+# ``jnp.sin``. A pure function whose result is unused can be removed, and jit
+# removes it as dead code; a pure function may also be run again or once per
+# element, since that cannot change the answer. Only the side effect (here,
+# the log) tells the difference. The same promise means that calling it twice
+# runs it twice: JAX runs the program it was given.
+
+seen.clear()
+
+
+@jax.jit
+def step_twice(x):
+    return jax.pure_callback(log, like(x), x) + jax.pure_callback(log, like(x), x)
+
+
+step_twice(jnp.float32(1.0))
+print("two pure_callback calls, one jit call:", len(seen), "runs")
+assert len(seen) == 2, seen
+
+# %%
+# The fix: ``jax.debug.callback``
+# -------------------------------
+#
+# :func:`jax.debug.callback` is for a function called for its side effect. It
+# returns nothing, and jit keeps it: it runs on every call. (Debug callbacks
+# run asynchronously; :func:`jax.effects_barrier` waits for them before we
+# count.) :func:`jax.debug.print` is built on it; the page
+# :doc:`print_vs_debug_print` covers printing, and ``ordered=True``, which
+# ``jax.debug.callback`` takes too.
+
+seen.clear()
+
+
+@jax.jit
+def step_logged(x):
+    jax.debug.callback(log, x)
+    return 2 * x
+
+
+for i in range(3):
+    step_logged(jnp.float32(i))
+jax.effects_barrier()
+print("debug.callback calls:", seen)
+assert seen == [0.0, 1.0, 2.0], seen
+
+# %%
+# A side effect that returns a value: ``io_callback``
+# ---------------------------------------------------
+#
+# When the host function both has an effect and returns something the
+# computation needs (reading the next item from a queue, a counter kept in
+# Python), use :func:`jax.experimental.io_callback`. It runs on every call,
+# even when its result is unused, and ``ordered=True`` keeps the calls in
+# program order.
+
+tickets = iter(range(100, 200))
+
+
+def next_ticket():
+    return np.int32(next(tickets))
+
+
+@jax.jit
+def take_ticket(x):
+    ticket = io_callback(next_ticket, jax.ShapeDtypeStruct((), jnp.int32), ordered=True)
+    return x + ticket
+
+
+got = [int(take_ticket(jnp.int32(0))) for _ in range(3)]
+print("io_callback tickets:", got)
+assert got == [100, 101, 102], got
+
+# %%
+# Under ``vmap``: how many times does the callback run?
+# -----------------------------------------------------
+#
+# ``vmap`` has to know how to batch a ``pure_callback``, and you say how with
+# ``vmap_method``. Without it, JAX 0.6.0 and newer refuse; JAX 0.4.35 runs
+# the callback once per example and warns that this default will go.
+
+
+def shifted(x, offset, method=None):
+    kwargs = {} if method is None else {"vmap_method": method}
+    return jax.pure_callback(add_on_host, like(x), x, offset, **kwargs)
+
+
+def add_on_host(x, offset):
+    remember((np.shape(x), np.shape(offset)))
+    return np.asarray(x) + np.asarray(offset)
+
+
+batch = jnp.arange(6.0).reshape(3, 2)
+offset = jnp.array([10.0, 20.0])
+seen.clear()
+if DEFAULT_VMAP_RAISES:
+    with jaxpurity.raises(NotImplementedError, match="vmap_method"):
+        jax.vmap(shifted, in_axes=(0, None))(batch, offset)
+else:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        jax.vmap(shifted, in_axes=(0, None))(batch, offset)
+    print(f"{caught[0].category.__name__}: {caught[0].message}")
+    print("calls without vmap_method:", seen)
+    assert len(seen) == 3, seen
+
+# %%
+# Each method, counted. ``"sequential"`` loops: one call per example, each
+# with one row. ``"expand_dims"`` and ``"broadcast_all"`` call once with the
+# whole batch, so the callback must handle a batch; they differ in what the
+# unbatched ``offset`` looks like: a new axis of size 1, or copied to the
+# batch size.
+
+shapes = {}
+for method in ("sequential", "expand_dims", "broadcast_all"):
+    seen.clear()
+    out = jax.vmap(shifted, in_axes=(0, None, None))(batch, offset, method)
+    shapes[method] = list(seen)
+    print(f"{method:>13}: {len(seen)} call(s), (x, offset) shapes {seen}")
+    assert out.tolist() == (batch + offset).tolist(), out
+assert shapes == {
+    "sequential": [((2,), (2,))] * 3,
+    "expand_dims": [((3, 2), (1, 2))],
+    "broadcast_all": [((3, 2), (3, 2))],
+}, shapes
+
+# %%
+# On JAX 0.4.35 ``vmap_method`` is already there; the older way,
+# ``vectorized=True``, is deprecated there, an error from 0.6.0 and gone from
+# 0.10.0 (it is then passed on to your callback as a keyword argument). An
+# ``io_callback`` batches only when it is unordered (once per example); an
+# ordered one refuses:
+
+with jaxpurity.raises(ValueError, match="ordered IO callback"):
+    jax.vmap(lambda x: io_callback(log, like(x), x, ordered=True))(jnp.arange(3.0))
+
+# %%
+# Under ``grad``: only ``debug.callback`` goes through
+# ----------------------------------------------------
+#
+# ``grad`` needs a derivative for every operation, and JAX knows none for
+# your Python function. ``pure_callback`` says so and suggests the fix:
+
+
+def host_sin(x):
+    return np.sin(x).astype(np.float32)
+
+
+def f_pure(x):
+    return jax.pure_callback(host_sin, like(x), x)
+
+
+with jaxpurity.raises(ValueError, match="Pure callbacks do not support JVP") as pure_info:
+    jax.grad(f_pure)(1.0)
+
+# %%
+# ``io_callback`` refuses too, ordered or not:
+
+with jaxpurity.raises(ValueError, match="IO callbacks do not support JVP"):
+    jax.grad(lambda x: io_callback(host_sin, like(x), x, ordered=True))(1.0)
+
+# %%
+# ``jax.debug.callback`` has no output to differentiate, so ``grad`` goes
+# through, and the callback sees the value (not a tracer), under ``jit`` too:
+
+seen.clear()
+
+
+def loss(x):
+    jax.debug.callback(log, x)
+    return x**2
+
+
+slope = jax.jit(jax.grad(loss))(3.0)
+jax.effects_barrier()
+print("grad:", float(slope), " callback saw:", seen)
+assert float(slope) == 6.0 and seen == [3.0], seen
+
+# %%
+# The fix for ``pure_callback`` under ``grad`` is the one the message names:
+# give the function a derivative with :class:`jax.custom_jvp` (here another
+# callback, ``cos``).
+
+
+@jax.custom_jvp
+def sin_via_numpy(x):
+    return jax.pure_callback(host_sin, like(x), x)
+
+
+@sin_via_numpy.defjvp
+def _sin_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    cos = jax.pure_callback(lambda v: np.cos(v).astype(np.float32), like(x), x)
+    return sin_via_numpy(x), cos * dx
+
+
+slope = jax.jit(jax.grad(sin_via_numpy))(1.0)
+print("d/dx sin at 1:", round(float(slope), 6))
+assert abs(float(slope) - np.cos(1.0)) < 1e-6
+
+# %%
+# The f-string pitfall
+# --------------------
+#
+# ``jax.debug.print`` fills in its ``{}`` fields with run-time values. An
+# f-string is filled in by Python first, while jit traces, so the message is
+# fixed before ``jax.debug.print`` sees it, with the tracer in it:
+
+
+@jax.jit
+def show(x):
+    jax.debug.print(f"f-string: x = {x}")
+    jax.debug.print("format: x = {}", x)
+    return x
+
+
+with jaxpurity.printed() as out:
+    show(1.0)
+print(out.lines)
+assert "Trace" in out.lines[0] and out.lines[1] == "format: x = 1.0", out.lines
+
+# %%
+# With jaxpurity: ``check_pure`` finds the dropped callback
+# ---------------------------------------------------------
+#
+# :func:`jaxpurity.check_pure` reports a ``pure_callback`` whose result
+# nothing uses (``"dropped-callback"``), and passes the ``debug.callback``
+# version:
+
+report = jaxpurity.check_pure(step, jnp.float32(1.0))
+print(report)
+assert [p.kind for p in report.problems] == ["dropped-callback"], report
+
+report = jaxpurity.check_pure(step_logged, jnp.float32(1.0))
+print(report)
+assert report.ok, report
+
+# %%
+# What it cannot see: the f-string (the message is an ordinary string by the
+# time JAX gets it), and a ``pure_callback`` whose result is used but whose
+# function has a side effect anyway, which ``vmap`` may run once per example.
+
+report = jaxpurity.check_pure(show, 1.0)
+print(report)
+assert report.ok, report
+
+# %%
+# Ask jaxpurity.explain
+# ---------------------
+#
+# Given the ``grad`` error from above, :func:`jaxpurity.explain` names this
+# page:
+
+explanation = jaxpurity.explain(pure_info.value)
+print(explanation)
+assert explanation.topic == "callbacks", explanation
