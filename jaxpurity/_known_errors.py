@@ -869,6 +869,39 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "'broadcast_all' (one call with the batch, which the function must handle) to "
         "jax.pure_callback; use an unordered io_callback, or jax.debug.callback, under vmap.",
     ),
+    # -- Donated buffers (donate_argnums) -----------------------------------------------------
+    KnownError(
+        errors=("RuntimeError", "ValueError"),
+        topic="buffer_donation",
+        wordings=(
+            Wording(
+                r"\b(?:Device|ShardedDevice|GlobalDevice)?Array has been deleted\b",
+                "DeviceArray has been deleted.: JAX 0.1.x to 0.4.8; Array has been deleted.: "
+                "0.4.1 to 0.4.14; ... with shape=float32[4].: 0.4.15 to 0.12.0.1 (git history); "
+                "pasted in jax-ml/jax#16906 (2023)",
+                regex=True,
+            ),
+            Wording(
+                r"[Bb]uffer has been deleted or donated",
+                "XLA's runtime, for a deleted array passed to a jitted function: JAX 0.4.35 to "
+                "0.10.2 (live); pasted in jax-ml/jax#9675 (JAX 0.5.2)",
+                regex=True,
+            ),
+            Wording(
+                "called on deleted or donated buffer",
+                "XLA's runtime, block_until_ready() of a deleted array: JAX 0.4.35 to 0.12.0.1 "
+                "(live)",
+            ),
+        ),
+        scenario="Code used an array after passing it to a jax.jit function with "
+        "donate_argnums (or donate_argnames), or after calling .delete() on it.",
+        cause="Donating an argument gives its memory to the function's outputs: XLA may "
+        "write the result there, so JAX marks the argument deleted, and reading it or "
+        "passing it again fails.",
+        fix="Rebind the name to the result (params = step(params, x)) and use only the "
+        "new value; take what you need from the old one inside the function or before "
+        "the call, or leave that argument out of donate_argnums.",
+    ),
     # -- jaxpurity's own errors: routed by the first line, which names the API -----------
     KnownError(
         errors=("TypeMismatchError",),

@@ -61,7 +61,7 @@ SECTIONS: tuple[Section, ...] = (
             "side_effects_across_devices",
         ),
     ),
-    Section("compiled_code", ("runtime_errors", "retracing_storms")),
+    Section("compiled_code", ("runtime_errors", "buffer_donation", "retracing_storms")),
     Section("tools", ("debugging_workflow", "let_jaxpurity_find_it", "what_fixes_cost")),
 )
 

@@ -310,12 +310,18 @@ def _run_cached(
 ) -> Outcome | None:
     """What ``fn``, a jit wrapper, answers from its cache now; None when it has no program.
 
+    It is given copies of the arrays in ``args`` and ``kwargs``, so that one
+    that donates them (``donate_argnums``) leaves the caller's arrays alive.
     A wrapper with an empty cache is not called. One whose cache misses on
     these arguments traces ``fn`` (counted as a trace) and its result is not
     used; neither is an error (jit could not take the arguments).
     """
     if not is_jit_wrapper(fn) or not has_compiled(fn):
         return None
+    # A wrapper with donate_argnums deletes the arrays it is given: hand it copies.
+    args, kwargs = jax.tree_util.tree_map(
+        lambda v: v.copy() if isinstance(v, jax.Array) else v, (args, kwargs)
+    )
     with jit_cache_misses(fn) as missed:
         outcome = _run_after_reset(restored, lambda: fn(*args, **kwargs))
     if missed():

@@ -278,6 +278,16 @@ def test_stale_result_is_what_a_cached_jit_really_returns() -> None:
     assert [p.kind for p in report.problems] == ["global-assignment", "stale-result"]
 
 
+def test_check_pure_leaves_an_argument_a_cached_jit_wrapper_donates_alive() -> None:
+    step = jax.jit(lambda p, g: p - 0.1 * g, donate_argnums=0)
+    step(jnp.zeros(3), jnp.ones(3))  # now it has a compiled program, called as it is
+    params = jnp.zeros(3)
+    report = jaxpurity.check_pure(step, params, jnp.ones(3))
+    assert report.ok, report
+    assert not params.is_deleted()
+    assert params.tolist() == [0.0, 0.0, 0.0]
+
+
 MODE = "cap"
 
 

@@ -1,0 +1,205 @@
+"""
+My array was deleted after a jit call (donate_argnums)
+======================================================
+
+A :func:`jax.jit` function with ``donate_argnums`` hands the memory of its
+arguments to its outputs, and afterwards the array you passed in is gone:
+reading it raises ``RuntimeError: Array has been deleted``, and passing it
+again fails too. This page shows both errors, how to see whether the update
+really happened in place (``is_deleted()`` and ``unsafe_buffer_pointer()``),
+the ``Some donated buffers were not usable`` warning when it did not, and the
+fix: rebind the name to the result.
+"""
+
+# %%
+# The code people write
+# ---------------------
+#
+# A training step that donates the parameters, so that XLA can write the new
+# parameters into the memory of the old ones instead of holding both. After
+# the step, the code looks at how much the parameters moved.
+
+import warnings
+
+import jax
+import jax.numpy as jnp
+
+import jaxpurity
+
+
+def loss(params, x):
+    return jnp.sum((params * x - 1.0) ** 2)
+
+
+def sgd_step(params, x):
+    return params - 0.1 * jax.grad(loss)(params, x)
+
+
+train_step = jax.jit(sgd_step, donate_argnums=0)
+
+params = jnp.zeros(4)
+x = jnp.arange(4.0)
+new_params = train_step(params, x)
+print("new params:", new_params.tolist())
+
+# %%
+# What JAX does: ``RuntimeError: Array has been deleted``
+# --------------------------------------------------------
+#
+# The step ran and its result is fine. The old ``params`` is not:
+
+with jaxpurity.raises(RuntimeError, match="Array has been deleted") as info:
+    print("moved by:", new_params - params)
+
+# %%
+# The same happens in a loop that forgets to rebind the name: the first call
+# deletes ``params``, the second passes a deleted array. JAX 0.12 raises the
+# ``RuntimeError`` again; JAX 0.4.35 to 0.10 let the runtime refuse it, with
+# ``ValueError: INVALID_ARGUMENT: ... buffer has been deleted or donated``.
+
+params = jnp.zeros(4)
+with jaxpurity.raises((RuntimeError, ValueError), match="(?i)deleted"):
+    for _ in range(2):
+        new_params = train_step(params, x)
+
+# %%
+# Why
+# ---
+#
+# ``donate_argnums=0`` tells jit: the caller will not use this argument again.
+# XLA may then compute the output in the argument's memory, and JAX marks the
+# argument deleted so that nothing reads memory that now holds something
+# else. You can see both: :meth:`jax.Array.is_deleted`, and the address of
+# the memory, :meth:`jax.Array.unsafe_buffer_pointer`, which the output now
+# has.
+
+params = jnp.zeros(4)
+address = params.unsafe_buffer_pointer()
+new_params = train_step(params, x)
+print("old params deleted:", params.is_deleted())
+print("new params in the old memory:", new_params.unsafe_buffer_pointer() == address)
+assert params.is_deleted() and new_params.unsafe_buffer_pointer() == address
+
+# %%
+# The fix: rebind the name
+# ------------------------
+#
+# Treat the donated argument as used up, as if the call took it. Give the
+# result the old name, and take anything you still need from the old value
+# (here, how far the step moved) inside the step, or before the call.
+
+
+def step_and_distance(params, x):
+    new = sgd_step(params, x)
+    return new, jnp.linalg.norm(new - params)
+
+
+step_and_distance = jax.jit(step_and_distance, donate_argnums=0)
+
+params = jnp.zeros(4)
+for _ in range(3):
+    params, moved = step_and_distance(params, x)
+    print("moved by:", round(float(moved), 4))
+print("params:", [round(v, 4) for v in params.tolist()], " deleted:", params.is_deleted())
+assert not params.is_deleted() and float(moved) < 1.0
+
+# %%
+# A pytree argument is donated leaf by leaf, and a vmapped step under jit
+# donates the whole batch: the same rule, the same fix.
+
+state = {"w": jnp.zeros(4), "step": jnp.int32(0)}
+advance = jax.jit(lambda s: {"w": s["w"] + 1.0, "step": s["step"] + 1}, donate_argnums=0)
+old_state, state = state, advance(state)
+print("leaves deleted:", {k: v.is_deleted() for k, v in old_state.items()})
+assert all(v.is_deleted() for v in old_state.values())
+
+batch = jnp.ones((3, 4))
+batched_step = jax.jit(jax.vmap(sgd_step, in_axes=(0, None)), donate_argnums=0)
+address = batch.unsafe_buffer_pointer()
+new_batch = batched_step(batch, x)
+print("batch reused in place:", new_batch.unsafe_buffer_pointer() == address)
+assert batch.is_deleted() and new_batch.unsafe_buffer_pointer() == address
+
+# %%
+# When donation does nothing: ``Some donated buffers were not usable``
+# --------------------------------------------------------------------
+#
+# A donated buffer can only become an output of the same size. When no output
+# fits (here the step returns a scalar loss, not new parameters), JAX warns
+# once, when it compiles, and keeps the argument alive:
+
+evaluate = jax.jit(loss, donate_argnums=0)
+params = jnp.zeros(4)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    evaluate(params, x)
+for w in caught:
+    print(f"{w.category.__name__}: {w.message}")
+print("params deleted:", params.is_deleted())
+assert [w.category for w in caught] == [UserWarning], caught
+assert "Some donated buffers were not usable" in str(caught[0].message)
+assert not params.is_deleted()
+
+# %%
+# What counts as "fits" changed. JAX 0.8.0 and newer also hand XLA a donated
+# argument for an output with as many elements but another shape (here
+# ``float32[4]`` into ``float32[2,2]``); 0.6.2 and older need the same shape
+# and dtype, and warn.
+
+reshape = jax.jit(lambda p: p.reshape(2, 2) * 2.0, donate_argnums=0)
+params = jnp.zeros(4)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    reshape(params)
+reused = params.is_deleted()
+print(f"JAX {jax.__version__}: reused {reused}, warnings {[str(w.message)[:40] for w in caught]}")
+assert reused == (jax.__version_info__ >= (0, 8, 0)) == (not caught), (reused, caught)
+
+# %%
+# And a donated argument that the function never uses is dropped from the
+# compiled program (jit's ``keep_unused=False``) before donation is
+# considered: no warning, nothing deleted, and no memory saved.
+
+ignore_first = jax.jit(lambda p, q: q * 2.0, donate_argnums=0)
+params = jnp.zeros(4)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    ignore_first(params, x)
+print("unused donated argument deleted:", params.is_deleted(), " warnings:", len(caught))
+assert not params.is_deleted() and not caught
+
+# %%
+# On CPU and on GPU
+# -----------------
+#
+# This page was built on the backend printed below. The CPU backend has
+# honoured donation since jaxlib 0.3.24 (October 2022), so every JAX this site
+# supports donates there as on GPU and TPU; before that, every donation on
+# CPU gave the warning above with ``Donation is not implemented for cpu``.
+# The rules shown here (same size, unused arguments dropped) are JAX's, not
+# the backend's, but whether XLA then really reuses a buffer is its choice:
+# check with ``is_deleted()`` where you run.
+
+print("backend:", jax.default_backend())
+
+# %%
+# What jaxpurity can and cannot see
+# ---------------------------------
+#
+# :func:`jaxpurity.check_pure` passes: donation is no impurity of the
+# function, which computes the same result from the same inputs. The bug is
+# the caller's, who reads an array after giving it away. (The check works on
+# copies, so it leaves your argument alive.)
+
+params = jnp.zeros(4)
+report = jaxpurity.check_pure(train_step, params, x)
+print(report)
+assert report.ok and not params.is_deleted(), report
+
+# %%
+# Given the error from the top of the page, :func:`jaxpurity.explain` names
+# this page:
+
+explanation = jaxpurity.explain(info.value)
+print(explanation)
+assert explanation.topic == "buffer_donation", explanation
