@@ -306,6 +306,36 @@ _NNX_TRACE_LEVEL = Wording(
     regex=True,
 )
 
+_CALLBACK_VMAP_SCENARIO = (
+    "jax.vmap went through a jax.pure_callback without vmap_method=, or through an "
+    "ordered jax.experimental.io_callback."
+)
+_CALLBACK_VMAP_CAUSE = (
+    "vmap must know how to batch your Python function: call it once per example, or once "
+    "with the whole batch. An ordered io_callback promises one call after another, which a "
+    "batch cannot keep."
+)
+_CALLBACK_VMAP_FIX = (
+    "Pass vmap_method='sequential' (one call per example), 'expand_dims' or 'broadcast_all' "
+    "(one call with the batch, which the function must handle) to jax.pure_callback; use an "
+    "unordered io_callback, or jax.debug.callback, under vmap."
+)
+
+_DONATED_SCENARIO = (
+    "Code used an array after passing it to a jax.jit function with donate_argnums (or "
+    "donate_argnames), or after calling .delete() on it."
+)
+_DONATED_CAUSE = (
+    "Donating an argument gives its memory to the function's outputs: XLA may write the "
+    "result there, so JAX marks the argument deleted, and reading it or passing it again "
+    "fails."
+)
+_DONATED_FIX = (
+    "Rebind the name to the result (params = step(params, x)) and use only the new value; "
+    "take what you need from the old one inside the function or before the call, or leave "
+    "that argument out of donate_argnums."
+)
+
 KNOWN_ERRORS: tuple[KnownError, ...] = (
     # -- A tracer used after its trace ended, by float(), int(), bool() or `if` ------------
     _leaked_use("memoization_caches", "a cached function", _LEAK_FIX_CACHE, _CACHE),
@@ -840,7 +870,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "its side effect (logging), use jax.debug.callback, which grad goes through.",
     ),
     KnownError(
-        errors=("NotImplementedError", "ValueError"),
+        errors=("NotImplementedError",),
         topic="callbacks",
         wordings=(
             Wording(
@@ -849,29 +879,33 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
                 "0.6.0 (git history)",
                 regex=True,
             ),
-            Wording("Cannot `vmap` ordered IO callback", "JAX 0.4.2 to 0.12.0.1 (git history)"),
             Wording(
                 r"IO effect not supported in vmap-of-(?:while|cond)",
                 "JAX 0.4.2 to 0.12.0.1 (git history); pasted in jax-ml/jax#20628 (2024)",
                 regex=True,
             ),
+        ),
+        scenario=_CALLBACK_VMAP_SCENARIO,
+        cause=_CALLBACK_VMAP_CAUSE,
+        fix=_CALLBACK_VMAP_FIX,
+    ),
+    KnownError(
+        errors=("ValueError",),
+        topic="callbacks",
+        wordings=(
+            Wording("Cannot `vmap` ordered IO callback", "JAX 0.4.2 to 0.12.0.1 (git history)"),
             Wording(
                 "argument of jax.pure_callback was removed in JAX v0.6.0",
                 "vectorized=: JAX 0.6.0 to 0.9.x (git history)",
             ),
         ),
-        scenario="jax.vmap went through a jax.pure_callback without vmap_method=, or "
-        "through an ordered jax.experimental.io_callback.",
-        cause="vmap must know how to batch your Python function: call it once per example, "
-        "or once with the whole batch. An ordered io_callback promises one call after "
-        "another, which a batch cannot keep.",
-        fix="Pass vmap_method='sequential' (one call per example), 'expand_dims' or "
-        "'broadcast_all' (one call with the batch, which the function must handle) to "
-        "jax.pure_callback; use an unordered io_callback, or jax.debug.callback, under vmap.",
+        scenario=_CALLBACK_VMAP_SCENARIO,
+        cause=_CALLBACK_VMAP_CAUSE,
+        fix=_CALLBACK_VMAP_FIX,
     ),
     # -- Donated buffers (donate_argnums) -----------------------------------------------------
     KnownError(
-        errors=("RuntimeError", "ValueError"),
+        errors=("RuntimeError",),
         topic="buffer_donation",
         wordings=(
             Wording(
@@ -882,25 +916,29 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
                 regex=True,
             ),
             Wording(
-                r"[Bb]uffer has been deleted or donated",
-                "XLA's runtime, for a deleted array passed to a jitted function: JAX 0.4.35 to "
-                "0.10.2 (live); pasted in jax-ml/jax#9675 (JAX 0.5.2)",
-                regex=True,
-            ),
-            Wording(
                 "called on deleted or donated buffer",
                 "XLA's runtime, block_until_ready() of a deleted array: JAX 0.4.35 to 0.12.0.1 "
                 "(live)",
             ),
         ),
-        scenario="Code used an array after passing it to a jax.jit function with "
-        "donate_argnums (or donate_argnames), or after calling .delete() on it.",
-        cause="Donating an argument gives its memory to the function's outputs: XLA may "
-        "write the result there, so JAX marks the argument deleted, and reading it or "
-        "passing it again fails.",
-        fix="Rebind the name to the result (params = step(params, x)) and use only the "
-        "new value; take what you need from the old one inside the function or before "
-        "the call, or leave that argument out of donate_argnums.",
+        scenario=_DONATED_SCENARIO,
+        cause=_DONATED_CAUSE,
+        fix=_DONATED_FIX,
+    ),
+    KnownError(
+        errors=("ValueError",),
+        topic="buffer_donation",
+        wordings=(
+            Wording(
+                r"[Bb]uffer has been deleted or donated",
+                "XLA's runtime, for a deleted array passed to a jitted function: JAX 0.4.35 to "
+                "0.10.2 (live); pasted in jax-ml/jax#9675 (JAX 0.5.2)",
+                regex=True,
+            ),
+        ),
+        scenario=_DONATED_SCENARIO,
+        cause=_DONATED_CAUSE,
+        fix=_DONATED_FIX,
     ),
     # -- jaxpurity's own errors: routed by the first line, which names the API -----------
     KnownError(

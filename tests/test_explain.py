@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import traceback
+import warnings
 from collections.abc import Callable
 
 import jax
@@ -308,6 +309,45 @@ def _retrace_new_lambda() -> None:
         jax.jit(lambda x: counted(x))(1.0)
 
 
+def _pure_callback_under_grad() -> None:
+    jax.grad(lambda x: jax.pure_callback(np.sin, jax.ShapeDtypeStruct((), jnp.float32), x))(1.0)
+
+
+def _io_callback_under_grad() -> None:
+    from jax.experimental import io_callback
+
+    jax.grad(lambda x: io_callback(np.sin, jax.ShapeDtypeStruct((), jnp.float32), x))(1.0)
+
+
+def _pure_callback_under_vmap() -> None:  # raises from JAX 0.6.0; 0.4.35 loops and warns
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        jax.vmap(lambda x: jax.pure_callback(np.sin, jax.ShapeDtypeStruct((), x.dtype), x))(
+            jnp.arange(3.0)
+        )
+
+
+def _ordered_io_callback_under_vmap() -> None:
+    from jax.experimental import io_callback
+
+    jax.vmap(lambda x: io_callback(np.sin, jax.ShapeDtypeStruct((), x.dtype), x, ordered=True))(
+        jnp.arange(3.0)
+    )
+
+
+def _donated_then_read() -> None:
+    x = jnp.zeros(3)
+    jax.jit(lambda a: a + 1.0, donate_argnums=0)(x)
+    x + 1.0
+
+
+def _donated_then_passed_again() -> None:  # RuntimeError on JAX 0.12; ValueError before
+    step = jax.jit(lambda a: a + 1.0, donate_argnums=0)
+    x = jnp.zeros(3)
+    step(x)
+    step(x)
+
+
 # name -> (code that raises, the gallery topic explain must point to)
 CASES: dict[str, tuple[Callable[[], None], str]] = {
     "jit_leak": (_jit_leak, "global_counter"),
@@ -356,6 +396,12 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "check_without_checkify": (_check_without_checkify, "runtime_errors"),
     "no_tracing": (_no_tracing, "retracing_storms"),
     "retrace_new_lambda": (_retrace_new_lambda, "retracing_storms"),
+    "pure_callback_under_grad": (_pure_callback_under_grad, "callbacks"),
+    "io_callback_under_grad": (_io_callback_under_grad, "callbacks"),
+    "pure_callback_under_vmap": (_pure_callback_under_vmap, "callbacks"),
+    "ordered_io_callback_under_vmap": (_ordered_io_callback_under_vmap, "callbacks"),
+    "donated_then_read": (_donated_then_read, "buffer_donation"),
+    "donated_then_passed_again": (_donated_then_passed_again, "buffer_donation"),
 }
 
 # The same error, handed to explain in each form a user may have it in.

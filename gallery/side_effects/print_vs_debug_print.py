@@ -192,6 +192,8 @@ assert [line.split(":")[0] for line in out.lines] == ["step 1", "step 2"] * 2, o
 # to Python on every call, so take it out of hot code once you have found
 # the problem. For pausing at a value, :func:`jax.debug.breakpoint` works the
 # same way.
+# To run a Python function of your own at run time (a logger, a progress
+# bar), see :doc:`callbacks`.
 
 # %%
 # With jaxpurity: ``check_pure``
