@@ -910,15 +910,17 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         wordings=(
             Wording(
                 r"\b(?:Device|ShardedDevice|GlobalDevice)?Array has been deleted\b",
-                "DeviceArray has been deleted.: JAX 0.1.x to 0.4.8; Array has been deleted.: "
+                "DeviceArray has been deleted.: JAX 0.2.0 and older to 0.4.8; Array has been deleted.: "
                 "0.4.1 to 0.4.14; ... with shape=float32[4].: 0.4.15 to 0.12.0.1 (git history); "
                 "pasted in jax-ml/jax#16906 (2023)",
                 regex=True,
             ),
             Wording(
-                "called on deleted or donated buffer",
-                "XLA's runtime, block_until_ready() of a deleted array: JAX 0.4.35 to 0.12.0.1 "
-                "(live)",
+                r"\w+\(\) called on (?:deleted or donated|invalid) buffer",
+                "XLA's runtime reading a deleted array: BlockHostUntilReady() ... deleted or "
+                "donated, JAX 0.4.35 to 0.12.0.1 (live); CopyToHostAsync() ... invalid, pasted "
+                "in jax-ml/jax#3412 (2020)",
+                regex=True,
             ),
         ),
         scenario=_DONATED_SCENARIO,
@@ -935,10 +937,33 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
                 "0.10.2 (live); pasted in jax-ml/jax#9675 (JAX 0.5.2)",
                 regex=True,
             ),
+            Wording(
+                "Donation requested for invalid buffer",
+                "XLA's runtime, before 2023: pasted in jax-ml/jax#9237 and #12514 (2022)",
+            ),
         ),
         scenario=_DONATED_SCENARIO,
         cause=_DONATED_CAUSE,
         fix=_DONATED_FIX,
+    ),
+    KnownError(
+        errors=("UserWarning",),
+        topic="buffer_donation",
+        wordings=(
+            Wording(
+                "Some donated buffers were not usable",
+                "JAX 0.1.66 to 0.12.0.1 (git history); pasted in jax-ml/jax#9237 and #11036 (2022)",
+            ),
+        ),
+        scenario="A jax.jit function with donate_argnums was compiled, and JAX warned that "
+        "it could not use some donated arguments.",
+        cause="A donated buffer can only hold an output of the same size (before JAX 0.8.0: "
+        "the same shape and dtype), and an argument the function does not use is dropped "
+        "first; so nothing was reused, and the memory was not saved. Before jaxlib 0.3.24 "
+        "the CPU backend could not donate at all ('Donation is not implemented for cpu').",
+        fix="Donate only arguments that have an output of the same shape and dtype (the "
+        "new params, the new optimizer state), return the updated value, and check with "
+        "x.is_deleted() after the call.",
     ),
     # -- jaxpurity's own errors: routed by the first line, which names the API -----------
     KnownError(
