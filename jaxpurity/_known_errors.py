@@ -952,7 +952,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         wordings=(
             Wording(
                 "Some donated buffers were not usable",
-                "JAX 0.1.66 to 0.12.0.1 (git history); pasted in jax-ml/jax#9237 and #11036 (2022)",
+                "JAX 0.1.69 to 0.12.0.1 (git history); pasted in jax-ml/jax#9237 and #11036 (2022)",
             ),
         ),
         scenario="A jax.jit function with donate_argnums was compiled, and JAX warned that "
