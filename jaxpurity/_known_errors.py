@@ -909,9 +909,10 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         topic="buffer_donation",
         wordings=(
             Wording(
-                r"\b(?:Device|ShardedDevice|GlobalDevice)?Array has been deleted\b",
-                "DeviceArray has been deleted.: JAX 0.2.0 and older to 0.4.8; Array has been deleted.: "
-                "0.4.1 to 0.4.14; ... with shape=float32[4].: 0.4.15 to 0.12.0.1 (git history); "
+                r"\b(?:(?:Sharded|Global)?Device(?:Array|Value)|Array) has been deleted\b",
+                "DeviceValue has been deleted.: JAX 0.1.49 to 0.1.75; DeviceArray ...: 0.1.76 to "
+                "0.4.8 (a ValueError before 0.2.6); Array has been deleted.: 0.4.1 to 0.4.14; "
+                "... with shape=float32[4].: 0.4.15 to 0.12.0.1 (git history); "
                 "pasted in jax-ml/jax#16906 (2023)",
                 regex=True,
             ),

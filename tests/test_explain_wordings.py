@@ -51,7 +51,7 @@ PAGES_OF = {
     "static_arguments": {"static_arguments"},
     "tracer_repr": {"print_vs_debug_print"},
     "KeyReuseError": {"frozen_randomness", "keys_in_vmap_and_scan"},
-    "donation": None,  # no page covers donated buffers: explain must not claim them
+    "donation": {"buffer_donation"},
 }
 # Examples too generic to name their family's page: what explain says of each, and why.
 TOO_GENERIC = {
