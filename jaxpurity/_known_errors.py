@@ -345,6 +345,33 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     _leaked_use("leak_from_grad_vmap", "a function under grad or vmap", _LEAK_FIX_GRAD, _GRAD_VMAP),
     _leaked_use("leak_through_self", "a jitted method", _LEAK_FIX_SELF, _OBJECT_ATTRIBUTE),
     _leaked_use("global_counter", "a jitted function", _LEAK_FIX_GLOBAL),
+    # -- Slicing with traced bounds ---------------------------------------------------------
+    # Before the leak entries: JAX 0.12 appends where the tracer was made ("This VmapTracer
+    # with object id 1407... was created on line"), which the leak checker's wording has too.
+    KnownError(
+        errors=("IndexError", "TypeError"),
+        topic="dynamic_slicing",
+        wordings=(
+            Wording(
+                "Array slice indices must have static start/stop/step",
+                "JAX 0.1.49 and older to 0.8.1, and 0.12.0.1 (git history); pasted in "
+                "jax-ml/jax#7222, AakashKumarNain/mistral_jax#1",
+            ),
+            Wording(
+                "Slice entries must be static integers",
+                "JAX 0.8.2 to 0.11.0 (git history), and 0.10.2",
+            ),
+        ),
+        scenario="A jitted or vmapped function sliced an array with traced bounds, as in "
+        "x[i:i + k] or x[:n] with i or n an argument (also x.at[i:i + k].set(...)).",
+        cause="A slice's length comes from its start and stop, so with traced bounds its shape "
+        "is unknown while tracing, and jit needs every shape fixed; NumPy slicing also "
+        "shortens a slice that runs past the end, so even i:i + k has no fixed length.",
+        fix="For a window of static size k at a traced start, use "
+        "jax.lax.dynamic_slice_in_dim(x, i, k) (or x[jax.ds(i, k)] in JAX 0.9.1+), and "
+        "lax.dynamic_update_slice to write; both clamp an out-of-range start. For a traced "
+        "length, mask with jnp.where(jnp.arange(len(x)) < n, x, 0), or make n static.",
+    ),
     # -- UnexpectedTracerError: a leaked tracer used later -----------------------------------
     _unexpected(
         "leak_through_self",
@@ -555,11 +582,12 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     ),
     KnownError(
         errors=("ValueError",),
-        topic="static_arguments",
+        topic="static_objects",
         wordings=(
             Wording(
                 "Non-hashable static arguments are not supported",
-                "JAX 0.2.6 to 0.12.0.1 (git history)",
+                "JAX 0.2.6 to 0.12.0.1 (git history); pasted in jax-ml/jax#7561, "
+                "genjax-community/genjax#1179",
             ),
             Wording(
                 r"Static argument \(index \d+\) of type [^\n]{0,80}? is non-hashable",
@@ -568,29 +596,15 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
             ),
         ),
         scenario="A value passed as a static argument of jit (static_argnums or "
-        "static_argnames) cannot be hashed: a list, a dict, an array.",
+        "static_argnames) cannot be hashed: a list, a dict, an array, or an object such as a "
+        "plain @dataclass (whose __hash__ is None) or one holding a list.",
         cause="jit looks static arguments up in its compile cache by hash and equality, so "
-        "each must be hashable, and equal values must mean the same program.",
-        fix="Pass a hashable value (a tuple instead of a list, a frozen dataclass), or pass "
-        "arrays as ordinary traced arguments rather than static ones.",
-    ),
-    KnownError(
-        errors=("IndexError", "TypeError"),
-        topic="static_arguments",
-        wordings=(
-            Wording(
-                "Array slice indices must have static start/stop/step",
-                "JAX 0.1.49 and older to 0.12.0.1 (git history)",
-            ),
-            Wording("Slice entries must be static integers", "JAX 0.8.2 to 0.11.0 (git history)"),
-        ),
-        scenario="A jitted function sliced an array with traced bounds, as in x[i:i + k] "
-        "with i an argument.",
-        cause="A slice's result shape comes from its start and stop, and jit needs every "
-        "shape fixed while tracing, but the bounds are tracers.",
-        fix="Use jax.lax.dynamic_slice(x, (i,), (k,)) with a static size k (and "
-        "lax.dynamic_update_slice to write), or mark the bounds static when they are "
-        "settings.",
+        "each must be hashable, and equal values must mean the same program; a static object "
+        "changed after a call is not seen (jit runs the program of its old value).",
+        fix="Pass an immutable, value-hashed object: a tuple instead of a list or dict, a "
+        "@dataclass(frozen=True) or NamedTuple instead of a config class. Pass arrays and "
+        "numbers as ordinary traced arguments, or make the object a pytree "
+        "(jaxpurity.dataclass, with static_field for the settings that choose code).",
     ),
     KnownError(
         errors=("NonConcreteBooleanIndexError",),
