@@ -145,6 +145,20 @@ def _traced_shape() -> None:
     jax.jit(lambda n: jnp.zeros(n))(3)
 
 
+def _non_hashable_static() -> None:
+    jax.jit(lambda x, config: x * config["scale"], static_argnames="config")(1.0, {"scale": 2.0})
+
+
+def _traced_slice() -> None:
+    jax.jit(lambda x, i: x[i : i + 2])(jnp.arange(5.0), 1)
+
+
+def _vmapped_slice() -> None:
+    # JAX 0.12 adds where the tracer was made ("This VmapTracer with object id ... was
+    # created on line"), as the leak checker does: still the slicing page, not a leak.
+    jax.vmap(lambda i: jnp.arange(5.0)[i : i + 2])(jnp.arange(2))
+
+
 def _boolean_mask() -> None:
     jax.jit(lambda x: x[x > 0])(jnp.arange(3.0))
 
@@ -370,6 +384,9 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "traced_constant_float": (_traced_constant_float, "static_arguments"),
     "retrace": (_retrace, "static_arguments"),
     "traced_shape": (_traced_shape, "static_arguments"),
+    "non_hashable_static": (_non_hashable_static, "static_objects"),
+    "traced_slice": (_traced_slice, "dynamic_slicing"),
+    "vmapped_slice": (_vmapped_slice, "dynamic_slicing"),
     "boolean_mask": (_boolean_mask, "boolean_masks"),
     "key_reused": (_key_reused, "frozen_randomness"),
     "key_reused_in_jit": (_key_reused_in_jit, "frozen_randomness"),

@@ -49,6 +49,8 @@ PAGES_OF = {
     "item_assignment": {"inplace_updates"},
     "boolean_mask": {"boolean_masks"},
     "static_arguments": {"static_arguments"},
+    "static_objects": {"static_objects"},
+    "dynamic_slicing": {"dynamic_slicing"},
     "tracer_repr": {"print_vs_debug_print"},
     "KeyReuseError": {"frozen_randomness", "keys_in_vmap_and_scan"},
     "donation": {"buffer_donation"},

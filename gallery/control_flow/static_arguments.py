@@ -107,7 +107,8 @@ assert kernel.shape == (3,)
 # %%
 # Static values must be hashable, because ``jit`` uses them as keys of its
 # cache of compiled programs. An axis given as a list raises ``ValueError``;
-# a tuple works.
+# a tuple works. (:doc:`static_objects` covers a whole settings object as a
+# static argument: dicts, dataclasses, and objects changed after a call.)
 
 with jaxpurity.raises(ValueError, match=r"Non-hashable static arguments"):
     summarize_jit(x, axis=[0, 1], normalize=False)
