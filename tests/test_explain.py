@@ -460,10 +460,15 @@ def test_explain_maps_live_error_to_its_page(case: str, form: str) -> None:
 
     assert explanation.recognised, f"{form} of {type(exc).__name__}: {exc}"
     assert (explanation.topic, explanation.page) == (topic, page(topic))
-    assert explanation.error == type(exc).__name__
+    name = type(exc).__name__
+    if case == "non_hashable_static" and form == "message":
+        # The ValueError's message alone names no class but the one it quotes as its reason
+        # ("The error was:\nTypeError: unhashable type: 'dict'").
+        name = "TypeError"
+    assert explanation.error == name
     assert explanation.scenario and explanation.cause and explanation.fix
     text = str(explanation)
-    assert text.startswith(f"Error: {type(exc).__name__}\n")
+    assert text.startswith(f"Error: {name}\n")
     assert text.endswith(f"Read more: {url(topic)}")
     assert explanation.url == url(topic) and explanation.url.startswith("https://")
 
