@@ -220,8 +220,9 @@ assert sums.tolist() == [0.0, 30.0, 450.0]
 
 with jaxpurity.raises(IndexError, match=r"static start/stop/step|must be static integers"):
     jaxpurity.check_pure(window, x, 2)
-print("window_fixed at 8 is pure:", jaxpurity.check_pure(window_fixed, x, 8).ok)
-assert jaxpurity.check_pure(window_fixed, x, 8).ok
+fixed_report = jaxpurity.check_pure(window_fixed, x, 8)
+print("window_fixed at 8 is pure:", fixed_report.ok)
+assert fixed_report.ok, fixed_report
 
 # %%
 # :func:`jaxpurity.explain`, given the ``IndexError`` from the top of the page,

@@ -56,15 +56,22 @@ with jaxpurity.raises(ValueError, match=r"Non-hashable static arguments") as inf
 
 # %%
 # A ``dict`` of settings, the other common shape of a config, fails the same
-# way (as would a ``list``, or a JAX or NumPy array).
+# way, and so does a ``list``, here the bounds of a clip (as would a JAX or
+# NumPy array).
 
 
 def layer_from_dict(x, config):
     return ACTIVATIONS[config["activation"]](x) * config["scale"]
 
 
+def clipped(x, bounds):
+    return jnp.clip(x, bounds[0], bounds[1])
+
+
 with jaxpurity.raises(ValueError, match=r"unhashable type: 'dict'"):
     jax.jit(layer_from_dict, static_argnames="config")(x, {"activation": "relu", "scale": 2.0})
+with jaxpurity.raises(ValueError, match=r"unhashable type: 'list'"):
+    jax.jit(clipped, static_argnames="bounds")(x, bounds=[0, 1])
 
 # %%
 # Why
@@ -177,7 +184,7 @@ assert second.tolist() == first.tolist() == [0.0, 1.0, 4.0], second
 # forbids assignment, so a cached program can never go stale. A new setting
 # is a new object (:func:`dataclasses.replace`), which jit compiles once. A
 # tuple, or a :class:`typing.NamedTuple`, works the same way in place of a
-# ``dict`` or a ``list``.
+# ``dict`` or a ``list``: ``bounds=(0, 1)`` for the clip above.
 
 
 @dataclasses.dataclass(frozen=True)
@@ -191,6 +198,9 @@ print("scale 2:", layer_jit(x, config=frozen).tolist())
 bigger = dataclasses.replace(frozen, scale=3.0)
 print("scale 3:", layer_jit(x, config=bigger).tolist())
 assert layer_jit(x, config=bigger).tolist() == [0.0, 1.5, 6.0]
+clip = jax.jit(clipped, static_argnames="bounds")(x, bounds=(0, 1))
+print("clip to (0, 1):", clip.tolist())
+assert clip.tolist() == [0.0, 0.5, 1.0]
 
 # %%
 # The static settings reach ``jax.grad`` and ``jax.vmap`` unchanged when the
