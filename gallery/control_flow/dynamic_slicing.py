@@ -65,8 +65,8 @@ assert grad.tolist() == [0, 0, 1, 1, 1, 0, 0, 0, 0, 0]
 # Why
 # ---
 #
-# Every array in a jitted program has a shape fixed while tracing. The
-# shape of ``x[i:i + k]`` is ``max(0, min(i + k, n) - max(i, 0))`` in NumPy:
+# Every array in a jitted program has a shape fixed while tracing. For
+# ``0 <= i <= n``, NumPy gives ``x[i:i + k]`` the length ``min(i + k, n) - i``:
 # it depends on the *value* of ``i`` (near the end of ``x`` the slice is
 # shorter), and that value is unknown while tracing. JAX does not try to
 # prove that ``i + k - i`` is always ``k``, and even if it did, the clipping at
