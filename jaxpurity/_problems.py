@@ -206,7 +206,7 @@ def loop_callback_problem(name: str, callback: str) -> Problem:
         "not to count steps or change Python state; return what you need from the loop, or "
         "use jax.experimental.io_callback(..., ordered=True) for an effect that must happen "
         "once per step.",
-        page("print_vs_debug_print"),
+        page("callbacks"),
         "warning",
     )
 
@@ -215,14 +215,14 @@ def read_problem(name: str, read: Read) -> Problem:
     """A Python value read while the function is traced: jit bakes it into the program.
 
     A read off a static argument (``read.kind == "stale-result"``) is a different hazard, and
-    links the static-arguments page: jit keeps the argument as a cache key, so changing it in
+    links the static-objects page: jit keeps the argument as a cache key, so changing it in
     place makes the cache answer with the program compiled for the old value.
     """
     if read.kind == "stale-result":
         return Problem(
             "stale-result",
             f"`{name}` reads {read.label} ({read.value}) while it is traced: {read.why}",
-            page("static_arguments"),
+            page("static_objects"),
             read.severity,
         )
     return Problem(

@@ -891,7 +891,7 @@ def test_an_attribute_of_a_static_argument_warns_of_a_stale_result() -> None:
     report = jaxpurity.check_pure(_scaled, settings, jnp.ones(2))
     [warning] = [w for w in report.warnings if "settings.scale" in w.message]
     assert warning.kind == "stale-result" and warning.severity == "warning", str(report)
-    assert warning.page == page("static_arguments")
+    assert warning.page == page("static_objects")
     assert "frozen dataclass" in warning.message
 
 
