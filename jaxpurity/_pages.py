@@ -53,6 +53,7 @@ SECTIONS: tuple[Section, ...] = (
             "inplace_updates",
         ),
     ),
+    Section("gradients", ("nan_gradients", "differentiating_loops")),
     Section(
         "side_effects",
         (
