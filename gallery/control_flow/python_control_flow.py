@@ -13,10 +13,10 @@ and the fixes: static arguments, :func:`jax.numpy.where` and
 (including a ``fori_loop`` port that only works for scalars), and
 :func:`jaxpurity.collect`. Each fix is then taken through
 :func:`jax.grad` and :func:`jax.vmap`, where three of them change: a
-``fori_loop`` over a traced ``n`` cannot be reverse-differentiated (a
-masked ``scan`` can), ``jnp.where`` gives a ``nan`` gradient from the side
-it did not pick (unless that side's input is made safe first), and
-``lax.cond`` under ``vmap`` runs both branches.
+``fori_loop`` over a traced ``n`` cannot be reverse-differentiated,
+``jnp.where`` can give a ``nan`` gradient from the side it did not pick
+(the Gradients section has a page on each), and ``lax.cond`` under
+``vmap`` runs both branches.
 """
 
 # %%
@@ -26,7 +26,6 @@ it did not pick (unless that side's input is made safe first), and
 # A fixed-point iteration written as a plain Python loop. Under
 # :func:`jax.jit` it runs and gives the same value as without ``jit``.
 
-import math
 import time
 
 import jax
@@ -213,109 +212,13 @@ print(jaxpr)
 assert "while" in str(jaxpr) and str(jaxpr).count("cos") == 1, jaxpr
 
 # %%
-# What JAX does: no jax.grad through a traced trip count
-# ------------------------------------------------------
+# ``jax.grad`` through the loop
+# -----------------------------
 #
-# Reverse mode (:func:`jax.grad`) runs the loop forwards, keeps every
-# step's value, then walks back through them. For a loop whose trip count
-# is only known when the program runs, JAX cannot size that store when it
-# compiles, so it refuses.
-
-with jaxpurity.raises(
-    ValueError,
-    match=r"Reverse-mode differentiation does not work for lax\.while_loop or "
-    r"lax\.fori_loop with dynamic start/stop values",
-):
-    jax.grad(iterate_fori_jit)(x, 5)
-
-# %%
-# With Python-int bounds, ``fori_loop`` is a ``scan`` underneath, and
-# differentiates; it is the traced ``n`` that JAX cannot go back through.
-
-static_bounds = jax.grad(lambda x: lax.fori_loop(0, 5, lambda i, x: 0.5 * jnp.cos(x), x))(x)
-print("grad, fori_loop(0, 5, ...):", round(float(static_bounds), 6))
-assert jnp.allclose(static_bounds, jax.grad(iterate)(x))
-
-# %%
-# Forward mode keeps nothing, so :func:`jax.jacfwd` goes through the same
-# loop. It is a fine answer for one input; for a gradient with respect to
-# many parameters, reverse mode is the one you want.
-
-forward = jax.jacfwd(iterate_fori_jit)(x, 5)
-print("jacfwd through fori_loop, n=5:", round(float(forward), 6))
-assert jnp.allclose(forward, jax.grad(iterate)(x)), (forward, jax.grad(iterate)(x))
-
-# %%
-# Fix: lax.scan over a fixed maximum, with a mask
-# -----------------------------------------------
+# Reverse mode cannot go through a ``fori_loop`` over a traced ``n``
+# (``jax.grad`` raises ``ValueError``); :doc:`../gradients/differentiating_loops`
+# shows why, and the fixes: static bounds, or a masked :func:`jax.lax.scan`.
 #
-# Give the loop a trip count known while tracing, ``MAX_STEPS``, and make
-# the steps past ``n`` do nothing: each step keeps ``x`` as it was when
-# ``i >= n``. :func:`jax.lax.scan` has a static length, so reverse mode
-# works, and ``n`` stays traced (one compilation for every ``n``). The cost
-# is ``MAX_STEPS`` steps every call, and a stored value per step for
-# ``grad``.
-
-MAX_STEPS = 16
-
-
-def iterate_masked(x, n):
-    def body(x, i):
-        return jnp.where(i < n, 0.5 * jnp.cos(x), x), None
-
-    x, _ = lax.scan(body, x, jnp.arange(MAX_STEPS))
-    return x
-
-
-iterate_masked_jit = jax.jit(iterate_masked)
-grad_masked = jax.jit(jax.grad(iterate_masked))
-
-# %%
-# The expected gradient comes from the chain rule, in plain Python floats:
-# the product of the step's derivative, ``-0.5 * sin(x)``, over the ``n``
-# steps. The masked ``scan`` agrees with it, jitted, for ``n`` from 0 to
-# ``MAX_STEPS``, and its values agree with ``fori_loop``'s.
-
-
-def chain_rule(x, n):
-    slope = 1.0
-    for _ in range(n):
-        slope *= -0.5 * math.sin(x)
-        x = 0.5 * math.cos(x)
-    return slope
-
-
-for n in [0, 1, 5, MAX_STEPS]:
-    got, expected = float(grad_masked(x, n)), chain_rule(1.0, n)
-    print(f"n={n:>2}: grad {got:+.6e}   chain rule {expected:+.6e}")
-    assert math.isclose(got, expected, rel_tol=1e-5, abs_tol=1e-12), (n, got, expected)
-    assert jnp.allclose(iterate_masked_jit(x, n), iterate_fori_jit(x, n)), n
-
-# %%
-# Under :func:`jax.vmap`, one call gives the gradient for a batch of trip
-# counts, or of starting points; each matches its own unbatched call.
-
-ns = jnp.array([1, 5, 10])
-per_n = jax.vmap(grad_masked, in_axes=(None, 0))(x, ns)
-starts = jnp.array([0.0, 1.0, 2.0])
-per_start = jax.vmap(grad_masked, in_axes=(0, None))(starts, 5)
-print("vmap over n:    ", [f"{g:+.4e}" for g in per_n.tolist()])
-print("vmap over start:", [f"{g:+.4e}" for g in per_start.tolist()])
-assert jnp.allclose(per_n, jnp.array([chain_rule(1.0, int(n)) for n in ns]), rtol=1e-5)
-assert jnp.allclose(per_start, jnp.array([chain_rule(float(s), 5) for s in starts]), rtol=1e-5)
-
-# %%
-# ``MAX_STEPS`` is a bound you promise: an ``n`` above it runs
-# ``MAX_STEPS`` steps, without a word. Here ``n=20`` gives the gradient of
-# 16 steps, not of 20. Choose the bound from what the trip count can be,
-# and check ``n`` where it is known before the call.
-
-over = float(grad_masked(x, MAX_STEPS + 4))
-print(f"n=20: grad {over:+.6e}   chain rule {chain_rule(1.0, MAX_STEPS + 4):+.6e}")
-assert over == float(grad_masked(x, MAX_STEPS))
-assert not math.isclose(over, chain_rule(1.0, MAX_STEPS + 4), rel_tol=1e-2)
-
-# %%
 # Fix: jnp.where and lax.cond
 # ---------------------------
 #
@@ -342,69 +245,23 @@ assert jnp.allclose(leaky_relu(values), jnp.array([-0.2, 3.0]))
 assert [float(leaky_relu_cond(v)) for v in values] == leaky_relu(values).tolist()
 
 # %%
-# jnp.where under grad: a nan from the side not picked
-# ----------------------------------------------------
-#
-# ``leaky_relu`` is safe on both sides. Swap in a side that is not defined
-# everywhere, a square root, and the value is still right, but the
-# gradient at ``0`` is ``nan``, with or without ``jit`` and under ``vmap``.
-
-
-def sqrt_or_zero(x):
-    return jnp.where(x > 0, jnp.sqrt(x), 0.0)
-
-
-inputs = jnp.array([-1.0, 0.0, 4.0])
-print("value at 0:", float(sqrt_or_zero(0.0)))
-print("grad at 0: ", float(jax.grad(sqrt_or_zero)(0.0)))
-print("jit(grad): ", float(jax.jit(jax.grad(sqrt_or_zero))(0.0)))
-print(f"vmap(grad) at {inputs.tolist()}:", jax.vmap(jax.grad(sqrt_or_zero))(inputs).tolist())
-assert float(sqrt_or_zero(0.0)) == 0.0
-assert jnp.isnan(jax.grad(sqrt_or_zero)(0.0))
-assert jnp.isnan(jax.jit(jax.grad(sqrt_or_zero))(0.0))
-assert jnp.isnan(jax.vmap(jax.grad(sqrt_or_zero))(inputs)[:2]).all()
-
-# %%
-# ``jnp.where`` computes both sides, and so does its gradient: each side's
-# gradient is taken, then multiplied by 1 where that side was picked and by
-# 0 where it was not. At ``x = 0`` the square root's derivative,
-# ``1 / (2 * sqrt(0))``, is ``inf`` (at ``-1`` it is ``nan``), and
-# ``inf * 0`` is ``nan``: the side that was thrown away poisons the
-# gradient.
-#
-# Fix: a second where, on the input
+# jnp.where and lax.cond under grad
 # ---------------------------------
 #
-# Keep the bad input from ever reaching ``sqrt``: a first ``where`` gives
-# it a harmless ``1.0`` wherever its result will be dropped anyway. Its
-# derivative there is finite, and the mask's 0 then zeroes it.
-
-
-def sqrt_or_zero_safe(x):
-    safe = jnp.where(x > 0, x, 1.0)
-    return jnp.where(x > 0, jnp.sqrt(safe), 0.0)
-
-
-expected = [0.0, 0.0, 0.25]  # 0 where the 0.0 side is picked; 1 / (2 * sqrt(4)) at 4
-checks = {
-    "grad": [float(jax.grad(sqrt_or_zero_safe)(v)) for v in inputs],
-    "jit(grad)": [float(jax.jit(jax.grad(sqrt_or_zero_safe))(v)) for v in inputs],
-    "vmap(grad)": jax.vmap(jax.grad(sqrt_or_zero_safe))(inputs).tolist(),
-}
-for name, grads in checks.items():
-    print(f"{name:>10} at {inputs.tolist()}: {grads}")
-    assert grads == expected, (name, grads)
-assert jnp.array_equal(sqrt_or_zero_safe(inputs), sqrt_or_zero(inputs))
-
-# %%
-# :func:`jax.lax.cond` on one value differentiates only the branch that
-# ran, so it has no such ``nan``:
+# ``jnp.where`` computes both sides, and so does its gradient: a side that
+# is not defined everywhere, such as ``jnp.sqrt``, gives a ``nan`` gradient
+# where it was not picked (:doc:`../gradients/nan_gradients` shows why, and
+# the fix). :func:`jax.lax.cond` on one value differentiates only the
+# branch that ran, so it has no such ``nan``: the gradient is ``0`` where
+# the ``0.0`` branch runs, and ``1 / (2 * sqrt(4))`` at ``4``.
 
 
 def sqrt_or_zero_cond(x):
     return lax.cond(x > 0, jnp.sqrt, jnp.zeros_like, x)
 
 
+inputs = jnp.array([-1.0, 0.0, 4.0])
+expected = [0.0, 0.0, 0.25]
 cond_grads = [float(jax.jit(jax.grad(sqrt_or_zero_cond))(v)) for v in inputs]
 print(f"cond, grad at {inputs.tolist()}:", cond_grads)
 assert cond_grads == expected, cond_grads
@@ -481,7 +338,8 @@ assert "cond" in one_flag and "select_n" not in one_flag, one_flag
 #   (``sqrt(-1)`` above is ``nan``). The select drops that value, and JAX
 #   hands each branch a copy of its inputs with the gradient stopped where
 #   that branch was not picked, so the gradient stays clean: unlike the
-#   plain ``jnp.where``, it needs no double ``where``.
+#   plain ``jnp.where``, it needs no double ``where``
+#   (:doc:`../gradients/nan_gradients`).
 # - **Callbacks**: a :func:`jax.debug.print` or :func:`jax.debug.callback`
 #   in a branch runs for every element, with values its branch did not
 #   choose. Do not count or log "branch taken" from inside a branch; return

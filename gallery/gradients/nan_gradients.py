@@ -117,9 +117,9 @@ assert second == [0.0, 0.0, -0.03125], second
 # %%
 # The replacement value only has to keep the unsafe function and its
 # derivative finite: ``1.0`` suits ``sqrt``, ``log`` and a division. A
-# :func:`jax.lax.cond` on one value differentiates only the branch that
-# ran, so it has no such ``nan``, but under ``vmap`` it runs both branches
-# like ``where`` (:doc:`../control_flow/python_control_flow` shows it).
+# :func:`jax.lax.cond` differentiates only the branch that was picked, so
+# it has no such ``nan``, even under ``vmap``, where it runs both branches
+# (:doc:`../control_flow/python_control_flow` shows it).
 #
 # The same trap: a masked mean
 # ----------------------------
