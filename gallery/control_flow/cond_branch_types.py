@@ -242,7 +242,7 @@ assert jnp.array_equal(batched_weights, jnp.stack([normalize(x), normalize(zeros
 # stays out of the result, and out of the gradient: JAX gives each branch
 # its inputs with the gradient stopped on the rows it was not picked for.
 # The gradients under ``vmap`` are the ones of the rows taken one at a
-# time, all finite. (:doc:`python_control_flow` shows the same with
+# time, all finite. (:doc:`../gradients/nan_gradients` shows the same with
 # ``jnp.where``, where a thrown-away ``nan`` does reach the gradient.)
 
 
