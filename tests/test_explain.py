@@ -363,6 +363,25 @@ def _donated_then_passed_again() -> None:  # RuntimeError on JAX 0.12; ValueErro
 
 
 # name -> (code that raises, the gallery topic explain must point to)
+def _grad_of_traced_fori() -> None:
+    loop = jax.jit(lambda x, n: jax.lax.fori_loop(0, n, lambda i, x: x * x, x))
+    jax.grad(loop)(1.0, 5)
+
+
+def _grad_of_while() -> None:
+    jax.grad(lambda x: jax.lax.while_loop(lambda x: x < 10.0, lambda x: 2.0 * x, x))(1.0)
+
+
+def _debug_nans_in_grad() -> None:
+    with jax.debug_nans(True):
+        jax.grad(lambda x: jnp.where(x > 0, jnp.sqrt(x), 0.0))(0.0)
+
+
+def _debug_nans_in_jit() -> None:
+    with jax.debug_nans(True):
+        jax.jit(lambda x: jnp.log(x) * 2.0)(-1.0)
+
+
 CASES: dict[str, tuple[Callable[[], None], str]] = {
     "jit_leak": (_jit_leak, "global_counter"),
     "jit_leak_through_self": (_jit_leak_through_self, "global_counter"),
@@ -419,6 +438,10 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "ordered_io_callback_under_vmap": (_ordered_io_callback_under_vmap, "callbacks"),
     "donated_then_read": (_donated_then_read, "buffer_donation"),
     "donated_then_passed_again": (_donated_then_passed_again, "buffer_donation"),
+    "grad_of_traced_fori": (_grad_of_traced_fori, "differentiating_loops"),
+    "grad_of_while": (_grad_of_while, "differentiating_loops"),
+    "debug_nans_in_grad": (_debug_nans_in_grad, "nan_gradients"),
+    "debug_nans_in_jit": (_debug_nans_in_jit, "nan_gradients"),
 }
 
 # The same error, handed to explain in each form a user may have it in.
