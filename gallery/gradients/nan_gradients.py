@@ -215,8 +215,9 @@ assert jnp.allclose(jax.vmap(safe_norm)(vectors), jnp.linalg.norm(vectors, axis=
 # Run the gradient without ``jit``, so that JAX runs it operation by
 # operation, and ask for it at ``0``:
 
+NAN_ERROR = r"invalid value \(nan\) encountered in"
 with jax.debug_nans(True):
-    with jaxpurity.raises(FloatingPointError, match=r"invalid value \(nan\) encountered in") as info:
+    with jaxpurity.raises(FloatingPointError, match=NAN_ERROR) as info:
         jax.grad(sqrt_or_zero)(0.0)
 
 # %%
@@ -225,9 +226,9 @@ with jax.debug_nans(True):
 # by the zero from ``where``. (JAX 0.4.35, and other releases before 0.5.1,
 # say ``jit(sqrt)``, the operation whose derivative rule made it, and add a
 # paragraph saying that the "de-optimized function did not produce invalid
-# values"; that paragraph is wrong there, a known bug, jax-ml/jax#24955.) The traceback says where: its
-# last lines are the line of your code that the operation came from (a
-# hidden helper prints the frames of this file):
+# values"; that paragraph is wrong there, a known bug, jax-ml/jax#24955.)
+# The traceback says where: its last lines are the line of your code that
+# the operation came from (a hidden helper prints the frames of this file):
 
 # sphinx_gallery_start_ignore
 
@@ -257,7 +258,7 @@ assert any(frame.startswith("sqrt_or_zero,") for frame in frames_here(info.value
 # op, every intermediate result is checked, the thrown-away ones included.
 
 with jax.debug_nans(True):
-    with jaxpurity.raises(FloatingPointError, match=r"invalid value \(nan\) encountered in"):
+    with jaxpurity.raises(FloatingPointError, match=NAN_ERROR):
         sqrt_or_zero(-1.0)
 
 # %%
@@ -271,7 +272,7 @@ with jax.debug_nans(True):
 with jax.debug_nans(True):
     print("jit, value at -1:", float(jax.jit(sqrt_or_zero)(-1.0)))
     assert float(jax.jit(sqrt_or_zero)(-1.0)) == 0.0
-    with jaxpurity.raises(FloatingPointError, match=r"invalid value \(nan\) encountered in"):
+    with jaxpurity.raises(FloatingPointError, match=NAN_ERROR):
         jax.jit(jax.grad(sqrt_or_zero))(-1.0)
 
 # %%
