@@ -7,8 +7,8 @@ returns a number: a read past the end gives the last element, a write there
 is dropped, and a ``NaN`` from ``log(-1)`` flows on without a word, inside
 :func:`jax.jit` and outside it. This page shows each one, why a compiled
 program cannot raise there, and how :mod:`jax.experimental.checkify` turns
-them back into errors (under ``jit``, ``vmap`` and ``grad`` too), with a
-short look at ``jax.debug_nans``.
+them back into errors (under ``jit``, ``vmap`` and ``grad`` too); for NaNs,
+``jax.debug_nans`` is the other way.
 """
 
 # %%
@@ -296,22 +296,10 @@ assert "index 9 is out of bounds" in err.get(), err.get()
 # ``jax.debug_nans(True)`` (the ``jax_debug_nans`` config), a jitted
 # function that returns a NaN is run again without ``jit``, one operation
 # at a time, and the operation that made the NaN raises
-# ``FloatingPointError``. The page *NaN gradients through jnp.where and
-# masks* (in the Gradients section) shows it in depth.
-
-with jax.debug_nans(True):
-    with jaxpurity.raises(FloatingPointError, match=r"invalid value \(nan\) encountered in"):
-        log_mean(jnp.array([-1.0, 1.0, 2.0]))
-
-# %%
-# (On JAX 0.4.35 the message names ``jit(log)`` and says that the
-# de-optimized function found no NaN: there ``jnp.log`` is itself a small
-# jitted function, and the flag does not look inside it. Newer JAX names
-# ``log``.)
-#
-# It checks only NaNs (``jax.debug_infs`` checks infinities), and it
-# slows every call down, so it is a debugging tool; ``checkify`` is the one
-# to keep in code.
+# ``FloatingPointError``. :doc:`../gradients/nan_gradients` shows it at
+# work, with its messages on the oldest and the newest JAX. It checks only
+# NaNs (``jax.debug_infs`` checks infinities), and it slows every call
+# down, so it is a debugging tool; ``checkify`` is the one to keep in code.
 #
 # With jaxpurity: what ``check_pure`` cannot see
 # ----------------------------------------------
