@@ -5,7 +5,12 @@
 // that scrolls and holds nothing focusable gets one, a block that no longer scrolls loses it.
 "use strict";
 (() => {
-  const LABEL = "Code block, scrolls";
+  // Named by its number among the highlighted blocks, as the build names it: each region's name
+  // is its own.
+  const label = (pre) => {
+    const blocks = [...document.querySelectorAll("div > div.highlight > pre")];
+    return `Code block ${blocks.indexOf(pre) + 1}, scrolls`;
+  };
   const FOCUSABLE = "a[href], button, input, select, textarea, [tabindex]:not([data-a11y-scrolls])";
   const ADDED = ["tabindex", "role", "aria-label", "data-a11y-scrolls"];
 
@@ -17,7 +22,7 @@
     if (scrolls) {
       pre.setAttribute("tabindex", "0");
       pre.setAttribute("role", "region");
-      pre.setAttribute("aria-label", LABEL);
+      pre.setAttribute("aria-label", label(pre));
       pre.setAttribute("data-a11y-scrolls", "");
     } else {
       for (const name of ADDED) pre.removeAttribute(name);

@@ -13,6 +13,7 @@ axe-core on every page, at a desktop and a phone width, with and without ``a11y.
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,9 @@ PHONE_COLUMNS = 40
 # Blocks that wrap instead of scrolling (jaxpurity.css): captured output, and doctests.
 WRAPPED_CLASSES = ("sphx-glr-script-out", "doctest")
 # What a11y.js sets on a block that scrolls and removes from one that does not; the two agree.
-SCROLLS = 'tabindex="0" role="region" aria-label="Code block, scrolls" data-a11y-scrolls'
+# Each region needs a name of its own (axe-core's landmark-unique), so the name holds the
+# block's number among the page's highlighted blocks, counted alike by both.
+SCROLLS = 'tabindex="0" role="region" aria-label="Code block {number}, scrolls" data-a11y-scrolls'
 # One code block as Pygments writes it: up to the end of its <pre> tag, the class of the <div>
 # around it, and its contents.
 CODE_BLOCK = re.compile(
@@ -52,11 +55,14 @@ def mark_scrolling_code(body: str) -> str:
     as it is, as a11y.js leaves it.
     """
 
+    numbers = itertools.count(1)
+
     def mark(block: re.Match[str]) -> str:
+        number = next(numbers)
         wrapped = any(name in block["outer"].split() for name in WRAPPED_CLASSES)
         if wrapped or LINK.search(block["code"]) or longest_line(block["code"]) <= PHONE_COLUMNS:
             return block[0]
-        return f"{block['start']} {SCROLLS}>{block['code']}</pre>"
+        return f"{block['start']} {SCROLLS.format(number=number)}>{block['code']}</pre>"
 
     return CODE_BLOCK.sub(mark, body)
 

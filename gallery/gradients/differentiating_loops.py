@@ -243,11 +243,9 @@ def swing(damping, checkpoint):
 
 # %%
 # :func:`jax.ad_checkpoint.print_saved_residuals` lists what reverse mode
-# would store. (It prints; the hidden helper collects its lines, and
+# would store. (It prints; the helper below collects its lines, and
 # counts the arrays stacked over the 200 steps and the floats saved in
 # all.)
-
-# sphinx_gallery_start_ignore
 
 
 def saved_residuals(f, *args):
@@ -263,7 +261,6 @@ def floats(line):
     return math.prod(int(d) for d in shape.split(",") if d)
 
 
-# sphinx_gallery_end_ignore
 saved = {}
 for checkpoint in (False, True):
     lines = saved_residuals(lambda d, c=checkpoint: swing(d, c), 0.3)

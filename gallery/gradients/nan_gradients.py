@@ -228,9 +228,7 @@ with jax.debug_nans(True):
 # paragraph saying that the "de-optimized function did not produce invalid
 # values"; that paragraph is wrong there, a known bug, jax-ml/jax#24955.)
 # The traceback says where: its last lines are the line of your code that
-# the operation came from (a hidden helper prints the frames of this file):
-
-# sphinx_gallery_start_ignore
+# the operation came from (the helper below picks the frames of this file):
 
 
 def frames_here(error, script=sqrt_or_zero.__code__.co_filename):
@@ -247,7 +245,6 @@ def frames_here(error, script=sqrt_or_zero.__code__.co_filename):
     return here
 
 
-# sphinx_gallery_end_ignore
 for frame in frames_here(info.value):
     print(frame)
 assert any(frame.startswith("sqrt_or_zero,") for frame in frames_here(info.value))

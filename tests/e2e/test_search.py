@@ -75,8 +75,12 @@ SYMPTOMS = [
     (query, page_of(topic))
     for query, topic in (
         ("global counter", "global_counter"),
-        ("random numbers are the same", "frozen_randomness"),
-        ("same key", "frozen_randomness"),
+        ("random numbers are the same on every jit call", "frozen_randomness"),
+        ("same random numbers in every vmap row", "keys_in_vmap_and_scan"),
+        ("gradient is nan", "nan_gradients"),
+        ("array has been deleted", "buffer_donation"),
+        ("compiles again on every call", "retracing_storms"),
+        ("pure_callback never ran", "callbacks"),
         ("print shows a tracer", "print_vs_debug_print"),
         ("lru_cache returns a tracer", "memoization_caches"),
         ("loop carry changes dtype", "loop_carry_types"),
