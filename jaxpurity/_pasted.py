@@ -30,6 +30,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 # Rich's box borders; and Rich's border at the end of a line.
 _LINE_PREFIX = re.compile(r"(?:E[ \t]+|#+[ \t]?|>[ \t]?|[│┃║|][ \t]?)")
 _BORDERS = "│┃║"
+_BORDER_ENDS = tuple(_BORDERS)
 # The lines that separate the errors of a chain, and start a traceback.
 # Not an error: on Python 3.10 JAX chains this note, that it hid its own frames, as the cause
 # of the error it raises (Python 3.11+ gets an exception note instead).
@@ -114,13 +115,14 @@ def _clean_line(line: str) -> str:
     if prefix is not None:
         line = stripped[prefix.end() :]
     trimmed = line.rstrip(" \t")
-    return trimmed[:-1] if trimmed.endswith(tuple(_BORDERS)) else line
+    return trimmed[:-1] if trimmed.endswith(_BORDER_ENDS) else line
 
 
 def _clean(text: str) -> str:
     """Pasted text without colour codes, CR line ends and the tools' line decorations."""
     text = _ANSI.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
-    return "\n".join(map(_clean_line, text.split("\n")))
+    # An empty line has nothing to clean: skipping the call keeps a log of blank lines fast.
+    return "\n".join(_clean_line(line) if line else line for line in text.split("\n"))
 
 
 def _named(block: str) -> list[str]:

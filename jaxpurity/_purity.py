@@ -98,8 +98,8 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     as a cache key, so that changing the object in place later makes the
     cache answer stale (``"stale-result"``, a warning); reading the clock
     while traced is a problem, not a warning. And it compares what the eager
-    run and the jit run did to the arguments: a change that only the eager run makes
-    (``"lost-mutation"``, ``d["count"] += 1`` on a dict argument) is lost
+    run and the jit run did to the arguments: a change that only the eager
+    run makes (``"lost-mutation"``, ``d["count"] += 1`` on a dict argument) is lost
     under jit, where the function works on rebuilt pytrees. A
     ``pure_callback`` whose result nothing uses is reported
     (``"dropped-callback"``): jit may remove it as dead code; a
