@@ -307,27 +307,40 @@ def _jaxprs_in(value: Any) -> list[Any]:
     return []
 
 
+#: The primitives of loops, whose body JAX may move code out of (under grad, say).
+LOOP_PRIMITIVES = frozenset({"scan", "while"})
+
+
+def _nested_jaxprs(program: Any) -> Iterator[tuple[Any, bool]]:
+    """``program``'s jaxpr and every jaxpr nested in it, each with whether a loop body holds it.
+
+    Reads a jaxpr's ``eqns``, ``params`` and each equation's ``primitive.name``:
+    documented ("Understanding jaxprs") but not a stable API. Checked on 0.4.35,
+    0.6.2, 0.10.2, 0.12.0.1.
+    """
+    stack = [(j, False) for j in _jaxprs_in(program)]
+    while stack:
+        jaxpr, in_loop = stack.pop()
+        yield jaxpr, in_loop
+        for eqn in jaxpr.eqns:
+            inner = in_loop or eqn.primitive.name in LOOP_PRIMITIVES
+            for param in eqn.params.values():
+                stack.extend((j, inner) for j in _jaxprs_in(param))
+
+
 def unused_callbacks(program: Any) -> dict[str, int]:
     """How many pure callbacks, by primitive name, have results that nothing uses.
 
     ``program`` is a jaxpr (or what ``jax.jit(f).trace(...).jaxpr`` gives).
     Nested jaxprs (loop bodies, branches) are read too. A result is unused
     when no later equation of its jaxpr reads it and the jaxpr does not
-    return it.
-
-    Reads a jaxpr's ``eqns``, ``outvars``, ``invars``, ``params`` and each
-    equation's ``primitive.name``: documented ("Understanding jaxprs") but
-    not a stable API. Checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1.
+    return it (read from ``outvars`` and ``invars``, as :func:`_nested_jaxprs`).
     """
     found: dict[str, int] = {}
-    stack = _jaxprs_in(program)
-    while stack:
-        jaxpr = stack.pop()
+    for jaxpr, _ in _nested_jaxprs(program):
         used = {id(v) for v in jaxpr.outvars}
         for eqn in jaxpr.eqns:
             used.update(id(v) for v in eqn.invars)
-            for param in eqn.params.values():
-                stack.extend(_jaxprs_in(param))
         for eqn in jaxpr.eqns:
             name = eqn.primitive.name
             if name in PURE_CALLBACKS and not any(id(v) in used for v in eqn.outvars):
@@ -335,12 +348,8 @@ def unused_callbacks(program: Any) -> dict[str, int]:
     return found
 
 
-#: The primitives of loops, whose body JAX may move code out of (under grad, say).
-LOOP_PRIMITIVES = frozenset({"scan", "while"})
-
-
-def _user_callback(eqn: Any) -> Any:
-    """The function a ``debug_callback`` equation calls, or None for JAX's own (debug.print).
+def _user_callback_name(eqn: Any) -> str | None:
+    """The name of the function a ``debug_callback`` equation calls; None for JAX's own.
 
     Private: ``jax.debug.callback`` binds a ``_flat_callback`` closure whose cell
     ``callback`` holds the user's function (debug.print's is a partial of a JAX
@@ -351,9 +360,11 @@ def _user_callback(eqn: Any) -> Any:
     if code is None or "callback" not in code.co_freevars:
         return None
     user = flat.__closure__[code.co_freevars.index("callback")].cell_contents
-    inner = getattr(user, "func", user)  # functools.partial
-    module = getattr(inner, "__module__", None) or ""
-    return None if module.partition(".")[0] in {"jax", "jaxlib"} else user
+    function = getattr(user, "func", user)  # functools.partial
+    module = getattr(function, "__module__", None) or ""
+    if module.partition(".")[0] in {"jax", "jaxlib"}:
+        return None
+    return getattr(function, "__name__", None)
 
 
 def debug_callbacks_in_loops(program: Any) -> list[str]:
@@ -363,16 +374,12 @@ def debug_callbacks_in_loops(program: Any) -> list[str]:
     does). JAX's own debug callbacks (``jax.debug.print``) do not count.
     """
     found: list[str] = []
-    stack = [(j, False) for j in _jaxprs_in(program)]
-    while stack:
-        jaxpr, in_loop = stack.pop()
+    for jaxpr, in_loop in _nested_jaxprs(program):
+        if not in_loop:
+            continue
         for eqn in jaxpr.eqns:
-            inner = in_loop or eqn.primitive.name in LOOP_PRIMITIVES
-            for param in eqn.params.values():
-                stack.extend((j, inner) for j in _jaxprs_in(param))
-            if in_loop and eqn.primitive.name == "debug_callback":
-                user = _user_callback(eqn)
-                name = getattr(getattr(user, "func", user), "__name__", None)
+            if eqn.primitive.name == "debug_callback":
+                name = _user_callback_name(eqn)
                 if name and name not in found:
                     found.append(name)
     return found
