@@ -2,8 +2,9 @@
 
 The error is read from the argument, from a file (``--file log.txt``, or an
 argument that names an existing file), or from standard input (``-`` or
-nothing). Exit status: 0 when the error is recognised, 1 when it is not, 2 for
-a usage error.
+nothing). It answers in English or Simplified Chinese (``--lang zh_CN``); by
+default in the language of the locale (``$LANG``). Exit status: 0 when the
+error is recognised, 1 when it is not, 2 for a usage error.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 
 from jaxpurity._explain import explain
+from jaxpurity._languages import LANGUAGES, from_locale, language
 
 __all__ = ["main"]
 
@@ -49,7 +51,23 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help="read the error from this file (a saved traceback or a CI log)",
     )
+    explain_cmd.add_argument(
+        "--lang",
+        type=_language,
+        default=None,
+        metavar="{" + ",".join(LANGUAGES) + "}",
+        help="answer in English (en) or Simplified Chinese (zh_CN), linking that edition of "
+        "the site; default: the language of the locale ($LANGUAGE, $LC_ALL, $LC_MESSAGES, "
+        "$LANG), English unless it is Simplified Chinese",
+    )
     return parser
+
+
+def _language(text: str) -> str:
+    try:
+        return language(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _read(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
@@ -84,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     text = _read(parser, args)
     if not text.strip():
         parser.error("explain: no error text given; pass it as an argument or on standard input")
-    explanation = explain(text)
+    explanation = explain(text, lang=args.lang or from_locale())
     print(explanation)
     return 0 if explanation.recognised else 1
 

@@ -17,6 +17,7 @@ import textwrap
 from dataclasses import dataclass
 
 from jaxpurity._known_errors import DEAD_TRACE, KNOWN_ERRORS, TRACED_FUNCTION, KnownError, Wording
+from jaxpurity._languages import language, translate
 from jaxpurity._pages import page, url
 from jaxpurity._pasted import ErrorBlock, read_error, squeeze
 
@@ -44,6 +45,8 @@ class Explanation:
         ``scenario``, ``cause`` and ``fix`` are empty and ``page`` is None.
       url: The full address of the page on the hosted site (the base can be
         set with ``$JAXPURITY_DOCS_URL``), or None.
+      language: The language it is written in: ``"en"``, or ``"zh_CN"``, whose
+        ``url`` leads to the Chinese edition of the page.
     """
 
     error: str
@@ -54,38 +57,53 @@ class Explanation:
     page: str | None
     recognised: bool
     url: str | None = None
+    language: str = "en"
 
     @property
     def note(self) -> str:
         """One line for an error's notes: the cause in brief and the page to read."""
         if not self.recognised:
             return ""
-        return f"jaxpurity: {self.scenario} See {self.url}"
+        return f"jaxpurity: {self.scenario} {self._in_language('See')} {self.url}"
+
+    def _in_language(self, text: str) -> str:
+        return translate(text, self.language)
 
     def __str__(self) -> str:
+        _ = self._in_language
         if not self.recognised:
             names = {name for k in KNOWN_ERRORS for name in k.errors}
-            by_name = ", ".join(sorted(n for n in names if distinctive(n)))
-            by_text = " and ".join(sorted(n for n in names if not distinctive(n)))
+            known = ", ".join(sorted(n for n in names if distinctive(n)))
+            worded = " and ".join(sorted(n for n in names if not distinctive(n)))
             lines = [
-                f"Error: {self.error or 'unknown'}",
-                "Not recognised: jaxpurity.explain has no entry for this error, so it "
-                "cannot say what caused it.",
-                f"It knows {by_name}, and some messages of {by_text}.",
+                f"{_('Error')}: {self.error or _('unknown')}",
+                _(
+                    "Not recognised: jaxpurity.explain has no entry for this error, so it "
+                    "cannot say what caused it."
+                ),
+                _("It knows {known}, and some messages of {worded}.").format(
+                    known=known, worded=worded
+                ),
             ]
         else:
             lines = [
-                f"Error: {self.error}",
-                f"Scenario: {self.scenario}",
-                f"Cause: {self.cause}",
-                f"Fix: {self.fix}",
+                f"{_('Error')}: {self.error}",
+                f"{_('Scenario')}: {self.scenario}",
+                f"{_('Cause')}: {self.cause}",
+                f"{_('Fix')}: {self.fix}",
             ]
+        # Chinese has no spaces to break at: it is wrapped anywhere, English at spaces.
         text = "\n".join(
-            textwrap.fill(line, _WIDTH, subsequent_indent="  ", break_long_words=False)
+            textwrap.fill(
+                line,
+                _WIDTH if self.language == "en" else _WIDTH // 2,
+                subsequent_indent="  ",
+                break_long_words=self.language != "en",
+            )
             for line in lines
         )
         # The address on one line, whole, so that a terminal makes it a link.
-        return f"{text}\nRead more: {self.url}" if self.recognised else text
+        return f"{text}\n{_('Read more')}: {self.url}" if self.recognised else text
 
 
 def distinctive(name: str) -> bool:
@@ -258,7 +276,7 @@ def _named(block: ErrorBlock, known: KnownError) -> str:
     return known.errors[0] if known.errors else ""
 
 
-def explain(error: BaseException | str) -> Explanation:
+def explain(error: BaseException | str, *, lang: str = "en") -> Explanation:
     """Explain a JAX error: the scenario, the cause, the fix, and the page to read.
 
     Pass the exception itself, or its text as printed: a whole traceback (from
@@ -282,6 +300,8 @@ def explain(error: BaseException | str) -> Explanation:
 
     Args:
       error: The exception, or the text of one.
+      lang: The language to answer in: ``"en"``, or ``"zh_CN"`` for Simplified
+        Chinese, which links the Chinese edition of the page.
 
     Returns:
       An :class:`Explanation`; ``print`` it for a readable summary. For an error
@@ -309,12 +329,16 @@ def explain(error: BaseException | str) -> Explanation:
       Read more: https://.../examples/control_flow/python_control_flow.html
       >>> jaxpurity.explain("ValueError: my own mistake").recognised
       False
+      >>> chinese = jaxpurity.explain("TracerBoolConversionError: ...", lang="zh_CN")
+      >>> print(chinese.scenario[:10], chinese.url)  # doctest: +ELLIPSIS
+      经过 jit 的函数 https://.../zh_CN/examples/control_flow/python_control_flow.html
     """
     if not isinstance(error, (BaseException, str)):
         raise TypeError(
             f"explain() takes an exception or its text (a str), not {type(error).__name__}; "
             "for example explain(err) inside `except Exception as err:`, or explain(str(err))"
         )
+    lang = language(lang)
     chain = read_error(error)[:_MAX_BLOCKS]
     # An error whose text says what it is first, the raised one before its causes; then one
     # known by its class name alone. Pasted text often holds the message only once, in the
@@ -333,13 +357,14 @@ def explain(error: BaseException | str) -> Explanation:
         name, known = found
         return Explanation(
             error=name,
-            scenario=known.scenario,
-            cause=known.cause,
-            fix=known.fix,
+            scenario=translate(known.scenario, lang),
+            cause=translate(known.cause, lang),
+            fix=translate(known.fix, lang),
             topic=known.topic,
             page=page(known.topic),
             recognised=True,
-            url=url(known.topic),
+            url=url(known.topic, lang),
+            language=lang,
         )
     names = chain[0].names if chain else ()
     return Explanation(
@@ -350,4 +375,5 @@ def explain(error: BaseException | str) -> Explanation:
         topic=None,
         page=None,
         recognised=False,
+        language=lang,
     )

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from jaxpurity._languages import EDITIONS, language
+
 __all__ = ["DOCS_URL", "PAGES", "SECTIONS", "Section", "page", "script", "topic_of", "url"]
 
 #: Where the site is hosted; ``$JAXPURITY_DOCS_URL`` points the links elsewhere (a mirror,
@@ -93,17 +95,20 @@ def page(topic: str) -> str:
     return f"examples/{_section(topic)}/{topic}.html"
 
 
-def url(topic: str) -> str:
-    """The full address of the page for ``topic`` on the hosted site.
+def url(topic: str, lang: str = "en") -> str:
+    """The full address of the page for ``topic`` on the hosted site, in the edition of ``lang``.
 
-    The base is ``$JAXPURITY_DOCS_URL`` when it is set, else :data:`DOCS_URL`.
+    The base is ``$JAXPURITY_DOCS_URL`` when it is set, else :data:`DOCS_URL`; the
+    Chinese edition (``lang="zh_CN"``) is in its ``zh_CN/`` folder.
 
     Example:
       >>> url("python_control_flow")  # doctest: +ELLIPSIS
       'https://.../examples/control_flow/python_control_flow.html'
+      >>> url("python_control_flow", "zh_CN")  # doctest: +ELLIPSIS
+      'https://.../zh_CN/examples/control_flow/python_control_flow.html'
     """
     base = os.environ.get("JAXPURITY_DOCS_URL") or DOCS_URL
-    return base.rstrip("/") + "/" + page(topic)
+    return base.rstrip("/") + "/" + EDITIONS[language(lang)] + page(topic)
 
 
 def script(topic: str) -> str:

@@ -727,8 +727,12 @@ def test_explain_rejects_what_is_not_an_error() -> None:
         jaxpurity.explain(42)  # type: ignore[arg-type]
 
 
+# The command line answers in the locale's language: these tests read English.
+ENGLISH_LOCALE = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
+
+
 def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", **ENGLISH_LOCALE}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, "-m", "jaxpurity", *args],
@@ -768,6 +772,8 @@ def test_cli_exits_1_for_an_unknown_error() -> None:
 def _main_exit_code(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch) -> int:
     """Run the command line in this process (argparse exits through SystemExit)."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    for variable, value in ENGLISH_LOCALE.items():
+        monkeypatch.setenv(variable, value)
     try:
         return cli.main(argv)
     except SystemExit as exit_:
@@ -841,7 +847,7 @@ def test_console_script_is_installed_with_the_package() -> None:
 
 def test_cli_stops_quietly_when_the_reader_closes_the_pipe() -> None:
     # `jaxpurity explain ... | head -1`: the reader goes away after one line.
-    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", **ENGLISH_LOCALE}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     text = "jax.errors.UnexpectedTracerError: Encountered an unexpected tracer."
     cli = subprocess.Popen(

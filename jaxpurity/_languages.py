@@ -1,0 +1,69 @@
+"""The languages jaxpurity answers in: English, and Simplified Chinese (``"zh_CN"``).
+
+They are the site's two editions. :func:`jaxpurity.explain` and the command
+line answer in either and link the pages of the same edition; the Chinese
+texts are in :mod:`jaxpurity._zh_CN`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from jaxpurity._zh_CN import MESSAGES
+
+__all__ = ["EDITIONS", "LANGUAGES", "from_locale", "language", "translate"]
+
+#: Each language, and the folder of its edition below the site's root.
+EDITIONS: dict[str, str] = {"en": "", "zh_CN": "zh_CN/"}
+LANGUAGES: tuple[str, ...] = tuple(EDITIONS)
+
+_ALIASES = {"en": "en", "zh": "zh_CN", "zh_cn": "zh_CN", "zh_hans": "zh_CN", "zh_hans_cn": "zh_CN"}
+
+
+def language(lang: object) -> str:
+    """The code of a language jaxpurity answers in, for ``lang`` as people write it.
+
+    Example:
+      >>> language("zh-CN"), language("zh"), language("EN")
+      ('zh_CN', 'zh_CN', 'en')
+    """
+    if not isinstance(lang, str):
+        raise TypeError(f"lang must be a str such as 'en' or 'zh_CN', not {type(lang).__name__}")
+    code = _ALIASES.get(lang.strip().replace("-", "_").lower())
+    if code is None:
+        raise ValueError(
+            f"lang={lang!r}: jaxpurity answers in English ('en') and Simplified Chinese "
+            "('zh_CN') only"
+        )
+    return code
+
+
+def from_locale(environ: Mapping[str, str] = os.environ) -> str:
+    """The language of the user's locale: ``"zh_CN"`` for Simplified Chinese, else ``"en"``.
+
+    The variables are read in the order gettext reads them (``LANGUAGE``,
+    ``LC_ALL``, ``LC_MESSAGES``, ``LANG``); the first one set decides.
+
+    Example:
+      >>> from_locale({"LANG": "zh_CN.UTF-8"}), from_locale({"LANG": "de_DE.UTF-8"})
+      ('zh_CN', 'en')
+    """
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable, "").split(":")[0].split(".")[0].split("@")[0]
+        if value:
+            code = value.replace("-", "_").lower()
+            return (
+                "zh_CN" if code in ("zh", "zh_cn", "zh_sg") or code.startswith("zh_hans") else "en"
+            )
+    return "en"
+
+
+def translate(text: str, lang: str) -> str:
+    """``text`` in the language ``lang`` (a code of :data:`LANGUAGES`).
+
+    Example:
+      >>> translate("Read more", "zh_CN"), translate("Read more", "en")
+      ('详见', 'Read more')
+    """
+    return text if lang == "en" else MESSAGES.get(text, text)
