@@ -45,6 +45,7 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     # docs/sphinxext/
     "accessibility",
+    "editions",
     "error_index",
     "explain_box",
     "jax_reset",
@@ -64,6 +65,18 @@ html_title = "jaxpurity"
 html_static_path = ["docs/_static"]
 html_css_files = ["jaxpurity.css"]
 html_theme_options: dict[str, str] = {}  # version_banner adds the JAX version banner
+# furo's sidebar, with the language switcher (docs/_templates/sidebar/languages.html) under
+# the search box.
+html_sidebars = {
+    "**": [
+        "sidebar/brand.html",
+        "sidebar/search.html",
+        "sidebar/languages.html",
+        "sidebar/scroll-start.html",
+        "sidebar/navigation.html",
+        "sidebar/scroll-end.html",
+    ]
+}
 
 # The copy button copies code only: no ">>>" prompts, no captured output.
 copybutton_selector = ":not(.sphx-glr-script-out) > div.highlight pre"
@@ -110,4 +123,16 @@ sphinx_gallery_conf = {
     "show_signature": False,
     # The timing pages load jQuery and DataTables from CDNs: not on an offline site.
     "write_computation_times": False,
+    # No "Total running time" line on the pages: its number changes with every run, so
+    # no catalog could hold its translation (the Chinese edition, below).
+    "min_reported_time": float("inf"),
 }
+
+# -- The Chinese edition ----------------------------------------------------------
+# One catalog per page under locale/zh_CN/LC_MESSAGES/ (docs/i18n.md says how to update
+# them); `-D language=zh_CN` builds the edition from them, after the English build, whose
+# example outputs it reuses.
+locale_dirs = ["../locale/"]
+gettext_compact = False
+gettext_location = False
+gettext_uuid = False

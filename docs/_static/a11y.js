@@ -9,7 +9,11 @@
   // is its own.
   const label = (pre) => {
     const blocks = [...document.querySelectorAll("div > div.highlight > pre")];
-    return `Code block ${blocks.indexOf(pre) + 1}, scrolls`;
+    const number = blocks.indexOf(pre) + 1;
+    // The Chinese edition's words are docs/sphinxext/editions.py's.
+    return document.documentElement.lang.startsWith("zh")
+      ? `代码块 ${number}，可滚动`
+      : `Code block ${number}, scrolls`;
   };
   const FOCUSABLE = "a[href], button, input, select, textarea, [tabindex]:not([data-a11y-scrolls])";
   const ADDED = ["tabindex", "role", "aria-label", "data-a11y-scrolls"];

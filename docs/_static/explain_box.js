@@ -167,12 +167,15 @@
     return script ? script.getAttribute("src").replace(/_static\/explain_box\.js.*$/, "") : "";
   }
 
+  // The page's language: its edition's words, by their English (explain_box.py).
+  const say = (text) => (window.JAXPURITY_KNOWLEDGE?.text ?? {})[text] ?? text;
+
   function render(result, output) {
     output.replaceChildren();
     const paragraph = (label, text) => {
       const p = document.createElement("p");
       const strong = document.createElement("strong");
-      strong.textContent = label + " ";
+      strong.textContent = say(label) + " ";
       p.append(strong, text);
       output.append(p);
       return p;
@@ -180,9 +183,10 @@
     if (!result.recognised) {
       paragraph(
         "Not recognised.",
-        "jaxpurity.explain has no entry for this error" +
-          (result.error ? ` (${result.error})` : "") +
-          ", so it cannot say what caused it. The error index below lists every error this site shows.",
+        say(
+          "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it. " +
+            "The error index below lists every error this site shows.",
+        ).replace("{error}", result.error ? ` (${result.error})` : ""),
       );
       return;
     }
@@ -206,11 +210,11 @@
       const output = box.querySelector(".explain-box-result");
       const run = () => {
         if (!explain) {
-          output.textContent = "The knowledge of jaxpurity.explain did not load.";
+          output.textContent = say("The knowledge of jaxpurity.explain did not load.");
         } else if (text.value.trim()) {
           render(explain(text.value), output);
         } else {
-          output.textContent = "Paste an error first.";
+          output.textContent = say("Paste an error first.");
         }
       };
       box.querySelector(".explain-box-button").addEventListener("click", run);

@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from editions import language_of, say
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
@@ -31,7 +32,7 @@ WRAPPED_CLASSES = ("sphx-glr-script-out", "doctest")
 # What a11y.js sets on a block that scrolls and removes from one that does not; the two agree.
 # Each region needs a name of its own (axe-core's landmark-unique), so the name holds the
 # block's number among the page's highlighted blocks, counted alike by both.
-SCROLLS = 'tabindex="0" role="region" aria-label="Code block {number}, scrolls" data-a11y-scrolls'
+SCROLLS = 'tabindex="0" role="region" aria-label="{name}" data-a11y-scrolls'
 # One code block as Pygments writes it: up to the end of its <pre> tag, the class of the <div>
 # around it, and its contents.
 CODE_BLOCK = re.compile(
@@ -48,7 +49,7 @@ def longest_line(code_html: str) -> int:
     return max((len(line) for line in text.expandtabs().splitlines()), default=0)
 
 
-def mark_scrolling_code(body: str) -> str:
+def mark_scrolling_code(body: str, lang: str = "en") -> str:
     """``body`` with each code block that scrolls on a phone made a named Tab stop.
 
     A block that wraps, or that holds a link (which a keyboard reaches and scrolls to), is left
@@ -62,7 +63,8 @@ def mark_scrolling_code(body: str) -> str:
         wrapped = any(name in block["outer"].split() for name in WRAPPED_CLASSES)
         if wrapped or LINK.search(block["code"]) or longest_line(block["code"]) <= PHONE_COLUMNS:
             return block[0]
-        return f"{block['start']} {SCROLLS.format(number=number)}>{block['code']}</pre>"
+        name = say(lang, "Code block {number}, scrolls", number=str(number))
+        return f"{block['start']} {SCROLLS.format(name=name)}>{block['code']}</pre>"
 
     return CODE_BLOCK.sub(mark, body)
 
@@ -77,7 +79,7 @@ def mark_page(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
     if "body" in context:
-        context["body"] = mark_scrolling_code(context["body"])
+        context["body"] = mark_scrolling_code(context["body"], language_of(app))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

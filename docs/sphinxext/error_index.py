@@ -24,11 +24,14 @@ from pathlib import Path
 from typing import Any
 
 import jax
+from docutils.utils import column_width
+from editions import language_of, say
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 import jaxpurity
 from jaxpurity._capture import CAUGHT_LOG_ENV, read_caught
+from jaxpurity._languages import translate
 from jaxpurity._pages import PAGES, page, script, topic_of
 
 
@@ -412,10 +415,11 @@ def _doc(topic: str) -> str:
 
 
 def _title(text: str, underline: str) -> list[str]:
-    return [text, underline * len(text), ""]
+    # As wide as the title shows: a Chinese character takes two columns.
+    return [text, underline * column_width(text), ""]
 
 
-def legend(index: dict[str, dict[str, list[Entry]]]) -> list[str]:
+def legend(index: dict[str, dict[str, list[Entry]]], lang: str = "en") -> list[str]:
     """The placeholders the index shows, each with an example of what it stands for."""
     text = "\n".join(
         line
@@ -431,64 +435,93 @@ def legend(index: dict[str, dict[str, list[Entry]]]) -> list[str]:
         if placeholder.shown in text and placeholder.shown not in used:
             used[placeholder.shown] = placeholder.example
     lines = [
-        "The parts of a message that change from one call to the next are shown as placeholders:",
+        say(
+            lang,
+            "The parts of a message that change from one call to the next are shown as "
+            "placeholders:",
+        ),
         "",
     ]
-    lines += [f"- {_code(shown)} for {_code(example)}" for shown, example in used.items()]
+    lines += [
+        "- " + say(lang, "{shown} for {example}", shown=_code(shown), example=_code(example))
+        for shown, example in used.items()
+    ]
     return [*lines, ""]
 
 
-def _wordings(entry: Entry) -> list[str]:
+def _wordings(entry: Entry, lang: str) -> list[str]:
     """The entry's headline as a line block; each version's, marked, where they differ."""
     if not entry.differs():
         return [f"| {_code(line)}" for line in entry.headline]
     lines = []
     for version, kinds in entry.wordings.items():
         if not kinds:
-            lines.append(f"| **JAX {version}:** raises no such error on these pages")
+            lines.append(
+                "| "
+                + say(
+                    lang, "**JAX {version}:** raises no such error on these pages", version=version
+                )
+            )
         for kind in kinds:
             lines.append(f"| **JAX {version}:** {_code(kind[0])}")
             lines += [f"| {_code(line)}" for line in kind[1:]]
     return lines
 
 
-def _entry(entry: Entry) -> list[str]:
-    first, *rest = _wordings(entry)
+def _entry(entry: Entry, lang: str) -> list[str]:
+    first, *rest = _wordings(entry, lang)
     lines = [f"- {first}", *(f"  {line}" for line in rest), ""]
     if not entry.explained_on:
-        lines += ["  **Explained on:** no page; :func:`jaxpurity.explain` does not know it.", ""]
+        explain = ":func:`jaxpurity.explain`"
+        lines += [
+            "  "
+            + say(lang, "**Explained on:** no page; {explain} does not know it.", explain=explain),
+            "",
+        ]
     elif len(entry.explained_on) == 1:
-        lines += [f"  **Explained on:** {_doc(entry.explained_on[0].topic)}", ""]
+        lines += [
+            "  " + say(lang, "**Explained on:** {page}", page=_doc(entry.explained_on[0].topic)),
+            "",
+        ]
     else:
-        lines += ["  **Explained on**, by what the code did:", ""]
-        lines += [f"  - {_doc(e.topic)}: {e.scenario}" for e in entry.explained_on]
+        lines += ["  " + say(lang, "**Explained on**, by what the code did:"), ""]
+        lines += [f"  - {_doc(e.topic)}: {translate(e.scenario, lang)}" for e in entry.explained_on]
         lines.append("")
     shown = ", ".join(_doc(topic) for topic in entry.shown_on)
     newest, *older = entry.wordings
     if entry.wordings[newest]:
-        return [*lines, f"  **Shown on:** {shown}", ""]
-    return [*lines, f"  **Raised on JAX {', '.join(older)} by the code of:** {shown}", ""]
+        return [*lines, "  " + say(lang, "**Shown on:** {pages}", pages=shown), ""]
+    raised = say(
+        lang,
+        "**Raised on JAX {versions} by the code of:** {pages}",
+        versions=", ".join(older),
+        pages=shown,
+    )
+    return [*lines, f"  {raised}", ""]
 
 
-def rst(index: dict[str, dict[str, list[Entry]]]) -> str:
-    """The index as reST: a section per group and per class, an item per kind of message."""
-    lines = legend(index)
+def rst(index: dict[str, dict[str, list[Entry]]], lang: str = "en") -> str:
+    """The index as reST, in ``lang``: a section per group and per class, an item per message."""
+    lines = legend(index, lang)
     for group, classes in index.items():
-        lines += _title(group, "-")
+        lines += _title(say(lang, group), "-")
         for type_name, entries in classes.items():
-            kinds = f"{len(entries)} kind{'s' if len(entries) > 1 else ''} of message"
+            kinds = "Raised as {name}; {count} kinds of message."
+            if len(entries) == 1:
+                kinds = "Raised as {name}; {count} kind of message."
             lines += _title(f"``{type_name}``", "~")
-            lines += [f"Raised as ``{qualified_name(type_name)}``; {kinds}.", ""]
+            name = f"``{qualified_name(type_name)}``"
+            lines += [say(lang, kinds, name=name, count=str(len(entries))), ""]
             lines += [".. rst-class:: error-entries", ""]
             for entry in entries:
-                lines += _entry(entry)
+                lines += _entry(entry, lang)
     return "\n".join(lines)
 
 
 def write_error_index(app: Sphinx) -> None:
-    """Write ``examples/error_index.rst.inc`` from the captured errors."""
+    """Write ``examples/error_index.rst.inc`` from the captured errors, in the edition's words."""
     newest = read_caught(_captured_dir(app.srcdir))
-    text = rst(error_index(newest, oldest_record(app.srcdir)))
+    text = rst(error_index(newest, oldest_record(app.srcdir)), language_of(app))
     path = Path(app.srcdir) / "examples" / "error_index.rst.inc"
     path.parent.mkdir(parents=True, exist_ok=True)
     # Rewrite only on change, so that an unchanged rebuild does not re-read errors.rst.

@@ -17,22 +17,37 @@ from typing import Any
 
 from docutils import nodes
 from docutils.parsers.rst import Directive
+from editions import UI, language_of, say
 from sphinx.application import Sphinx
 
 from jaxpurity._explain import anchor, distinctive
 from jaxpurity._known_errors import DEAD_TRACE, KNOWN_ERRORS, TRACED_FUNCTION
+from jaxpurity._languages import translate
 from jaxpurity._pages import page
 
 _BOX = """\
-<form class="explain-box" role="search" aria-label="Explain a JAX error" onsubmit="return false">
-  <label for="{id}-text">Paste a JAX error (a whole traceback, or only a few lines of it):</label>
+<form class="explain-box" role="search" aria-label="{name}" onsubmit="return false">
+  <label for="{id}-text">{label}</label>
   <textarea id="{id}-text" class="explain-box-text" rows="7" spellcheck="false"
     placeholder="jax.errors.TracerBoolConversionError: Attempted boolean conversion ..."
   ></textarea>
-  <button type="button" class="explain-box-button">Explain this error</button>
+  <button type="button" class="explain-box-button">{button}</button>
   <div class="explain-box-result" role="status" aria-live="polite"></div>
 </form>
 """
+#: What explain_box.js writes, by its English; the page's edition gives its language.
+_SCRIPT_TEXT = (
+    "Not recognised.",
+    "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it. "
+    "The error index below lists every error this site shows.",
+    "Error:",
+    "Scenario:",
+    "Cause:",
+    "Fix:",
+    "Read more:",
+    "The knowledge of jaxpurity.explain did not load.",
+    "Paste an error first.",
+)
 
 
 def _js_regex(pattern: str) -> str:
@@ -40,8 +55,8 @@ def _js_regex(pattern: str) -> str:
     return re.sub(r"\(\?P<(\w+)>", r"(?<\1>", pattern)
 
 
-def knowledge() -> dict[str, Any]:
-    """What the box needs of ``explain``'s knowledge, as plain data."""
+def knowledge(lang: str = "en") -> dict[str, Any]:
+    """What the box needs of ``explain``'s knowledge, as plain data, in the language ``lang``."""
     entries = []
     for known in KNOWN_ERRORS:
         entries.append(
@@ -61,9 +76,9 @@ def knowledge() -> dict[str, Any]:
                 "unless": None if known.unless is None else _js_regex(known.unless),
                 "leaked": known.leaked,
                 "no_error": known.no_error,
-                "scenario": known.scenario,
-                "cause": known.cause,
-                "fix": known.fix,
+                "scenario": translate(known.scenario, lang),
+                "cause": translate(known.cause, lang),
+                "fix": translate(known.fix, lang),
             }
         )
     names = {name for known in KNOWN_ERRORS for name in known.errors}
@@ -72,6 +87,7 @@ def knowledge() -> dict[str, Any]:
         "distinctive": sorted(n for n in names if distinctive(n)),
         "dead_trace": _js_regex(DEAD_TRACE),
         "traced_function": _js_regex(TRACED_FUNCTION),
+        "text": {text: text if lang == "en" else UI[text] for text in _SCRIPT_TEXT},
     }
 
 
@@ -79,7 +95,11 @@ def write_knowledge(app: Sphinx) -> None:
     """Write ``_static/known_errors.js`` into the build (after the static files are copied)."""
     static = Path(app.outdir) / "_static"
     static.mkdir(parents=True, exist_ok=True)
-    text = "window.JAXPURITY_KNOWLEDGE = " + json.dumps(knowledge(), indent=1) + ";\n"
+    text = (
+        "window.JAXPURITY_KNOWLEDGE = "
+        + json.dumps(knowledge(language_of(app)), indent=1, ensure_ascii=False)
+        + ";\n"
+    )
     (static / "known_errors.js").write_text(text, encoding="utf-8")
 
 
@@ -91,7 +111,14 @@ class ExplainBox(Directive):
     def run(self) -> list[nodes.Node]:
         env = self.state.document.settings.env
         box_id = f"explain-box-{env.new_serialno('explain-box')}"
-        return [nodes.raw("", _BOX.format(id=box_id), format="html")]
+        lang = language_of(env.app)
+        box = _BOX.format(
+            id=box_id,
+            name=say(lang, "Explain a JAX error"),
+            label=say(lang, "Paste a JAX error (a whole traceback, or only a few lines of it):"),
+            button=say(lang, "Explain this error"),
+        )
+        return [nodes.raw("", box, format="html")]
 
 
 def _on_build_finished(app: Sphinx, exception: Exception | None) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import jax
 import jaxlib
+from editions import language_of, say
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
@@ -15,11 +16,12 @@ def add_banner(app: Sphinx, config: Config) -> None:
 
     The versions come first: they are what the banner is for.
     """
-    config.html_theme_options.setdefault(
-        "announcement",
-        f"<strong>JAX {jax.__version__}</strong> (jaxlib {jaxlib.__version__}, on CPU) "
-        f"produced every error and output on this site, at build time.",
+    text = (
+        "<strong>JAX {jax}</strong> (jaxlib {jaxlib}, on CPU) produced every error and output "
+        "on this site, at build time."
     )
+    banner = say(language_of(app), text, jax=jax.__version__, jaxlib=jaxlib.__version__)
+    config.html_theme_options.setdefault("announcement", banner)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -1,0 +1,135 @@
+"""The site's two editions, English and 简体中文, built from one source.
+
+The Chinese edition is the same pages with their prose translated through
+Sphinx's gettext machinery (the catalogs in ``locale/zh_CN/LC_MESSAGES/``,
+one per page). This extension:
+
+- keeps out of the catalogs what is not prose to translate: the API
+  reference's docstrings, which stay in English in both editions, and the
+  error index (``examples/error_index.rst.inc``), which ``error_index``
+  writes in the edition's language from jaxpurity's own translations;
+- holds the Chinese of the site's own interface text, which no page's prose
+  holds (:data:`UI`): the JAX version banner, the paste box, the error index's
+  labels, the names of scrolling code blocks;
+- gives every page's template what the language switcher needs
+  (``docs/_templates/sidebar/languages.html``): the other edition's copy of
+  the same page, as a relative link, so that it works offline and on any
+  static host.
+
+The English edition is built into ``build/html/``, the Chinese one into
+``build/html/zh_CN/`` (``tox -e docs`` builds both; the README says how to
+update the catalogs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docutils import nodes
+from docutils.transforms import Transform
+from sphinx.application import Sphinx
+
+from jaxpurity._languages import EDITIONS as FOLDERS
+
+#: Each edition: its language code, the folder it is built into below the
+#: English edition, and its name as its own readers write it.
+EDITIONS = {"en": (FOLDERS["en"], "English"), "zh_CN": (FOLDERS["zh_CN"], "简体中文")}
+
+#: The site's interface text in Chinese, by its English; ``{name}`` parts are filled in.
+UI = {
+    # version_banner
+    "<strong>JAX {jax}</strong> (jaxlib {jaxlib}, on CPU) produced every error and output "
+    "on this site, at build time.": "<strong>JAX {jax}</strong>（jaxlib {jaxlib}，CPU）"
+    "在构建时生成了本站的每一条错误和输出。",
+    # explain_box
+    "Explain a JAX error": "解释一个 JAX 错误",
+    "Paste a JAX error (a whole traceback, or only a few lines of it):": "粘贴一个 JAX 错误"
+    "（整个 traceback，或其中几行）：",
+    "Explain this error": "解释这个错误",
+    "Not recognised.": "未能识别。",
+    "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it. "
+    "The error index below lists every error this site shows.": "jaxpurity.explain 没有这个"
+    "错误{error}的条目，所以无法说出它的原因。下面的错误索引列出了本站展示的每一种错误。",
+    "Error:": "错误：",
+    "Scenario:": "场景：",
+    "Cause:": "原因：",
+    "Fix:": "修复：",
+    "Read more:": "详见：",
+    "The knowledge of jaxpurity.explain did not load.": "jaxpurity.explain 的知识库没有加载。",
+    "Paste an error first.": "请先粘贴一个错误。",
+    # error_index
+    "Errors from JAX": "来自 JAX 的错误",
+    "Errors from jaxpurity": "来自 jaxpurity 的错误",
+    "The parts of a message that change from one call to the next are shown as placeholders:": (
+        "错误信息中每次调用都会变化的部分，以占位符显示："
+    ),
+    "{shown} for {example}": "{shown} 代表 {example}",
+    "Raised as {name}; {count} kind of message.": "以 {name} 抛出；共 {count} 种信息。",
+    "Raised as {name}; {count} kinds of message.": "以 {name} 抛出；共 {count} 种信息。",
+    "**JAX {version}:** raises no such error on these pages": (
+        "**JAX {version}：** 在这些页面上不抛出这种错误"
+    ),
+    "**Explained on:** no page; {explain} does not know it.": (
+        "**讲解页面：** 没有；{explain} 不认识它。"
+    ),
+    "**Explained on:** {page}": "**讲解页面：** {page}",
+    "**Explained on**, by what the code did:": "**讲解页面**，按代码所做的事区分：",
+    "**Shown on:** {pages}": "**出现页面：** {pages}",
+    "**Raised on JAX {versions} by the code of:** {pages}": (
+        "**在 JAX {versions} 上由这些页面的代码抛出：** {pages}"
+    ),
+    # accessibility
+    "Code block {number}, scrolls": "代码块 {number}，可滚动",
+}
+
+
+def say(language: str, text: str, **parts: str) -> str:
+    """The interface ``text`` in ``language``, its ``{name}`` parts filled in."""
+    return (text if language == "en" else UI[text]).format(**parts)
+
+
+_NOT_PROSE = (":docstring of ", "error_index.rst.inc")
+
+
+def language_of(app: Sphinx) -> str:
+    """The edition being built: ``"en"`` or ``"zh_CN"``."""
+    language = app.config.language or "en"
+    if language not in EDITIONS:
+        raise ValueError(f"language {language!r}: the site has editions {sorted(EDITIONS)} only")
+    return language
+
+
+class KeepOutOfCatalogs(Transform):
+    """Mark the docstrings and the generated error index as not to be translated."""
+
+    # Before sphinx.transforms.i18n.Locale (20), which translates, and before the
+    # gettext builder collects the messages.
+    default_priority = 5
+
+    def apply(self, **kwargs: Any) -> None:
+        for node in self.document.findall(nodes.TextElement):
+            if any(part in (node.source or "") for part in _NOT_PROSE):
+                node["translatable"] = False
+
+
+def _other_editions(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    here = language_of(app)
+    up = "../" * EDITIONS[here][0].count("/")  # from this edition's root to the English one
+    context["editions"] = [
+        {
+            "language": language,
+            "lang": language.replace("_", "-"),
+            "name": name,
+            "href": context["pathto"](f"{up}{folder}{pagename}.html", 1),
+        }
+        for language, (folder, name) in EDITIONS.items()
+        if language != here
+    ]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_transform(KeepOutOfCatalogs)
+    app.connect("html-page-context", _other_editions)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
