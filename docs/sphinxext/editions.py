@@ -11,6 +11,11 @@ one per page). This extension:
 - holds the Chinese of the site's own interface text, which no page's prose
   holds (:data:`UI`): the JAX version banner, the paste box, the error index's
   labels, the names of scrolling code blocks;
+- in the Chinese edition, gives the gallery's thumbnails (which sphinx-gallery
+  writes as raw HTML, out of the catalogs' reach) the titles and intros of
+  their pages' translations;
+- in the Chinese edition, splits the Chinese words of a search query as the
+  index holds them (``_static/chinese_search.js``);
 - gives every page's template what the language switcher needs
   (``docs/_templates/sidebar/languages.html``): the other edition's copy of
   the same page, as a relative link, so that it works offline and on any
@@ -23,11 +28,17 @@ update the catalogs).
 
 from __future__ import annotations
 
+import html
+import os
+import posixpath
+import re
 from typing import Any
 
 from docutils import nodes
 from docutils.transforms import Transform
 from sphinx.application import Sphinx
+from sphinx.locale import init as init_locale
+from sphinx.util.i18n import docname_to_domain
 
 from jaxpurity._languages import EDITIONS as FOLDERS
 
@@ -83,6 +94,19 @@ UI = {
 }
 
 
+def from_catalog(app: Sphinx, text: str) -> str:
+    """``text`` as the catalog of the document being read translates it (itself in English).
+
+    For text an extension puts into a page after Sphinx has translated it.
+    """
+    if language_of(app) == "en":
+        return text
+    domain = docname_to_domain(app.env.docname, app.config.gettext_compact)
+    dirs = [os.path.join(app.srcdir, directory) for directory in app.config.locale_dirs]
+    catalog, _ = init_locale(dirs, app.config.language, domain)
+    return catalog.gettext(text)
+
+
 def say(language: str, text: str, **parts: str) -> str:
     """The interface ``text`` in ``language``, its ``{name}`` parts filled in."""
     return (text if language == "en" else UI[text]).format(**parts)
@@ -129,7 +153,49 @@ def _other_editions(
     ]
 
 
+# One thumbnail of sphinx-gallery's: its tooltip (the page's intro), the link to the page, and
+# the title shown under the image.
+_THUMBNAIL = re.compile(
+    r'(?P<start><div class="sphx-glr-thumbcontainer" tooltip=")(?P<tooltip>[^"]*)(?P<middle>".*?'
+    r'<a class="reference internal" href="(?P<href>[^"#]*)[^"]*".*?'
+    r'<div class="sphx-glr-thumbnail-title">)(?P<title>.*?)(?=</div>)',
+    re.DOTALL,
+)
+
+
+def _intro(app: Sphinx, docname: str) -> str:
+    """The first paragraph of a gallery page as the edition reads it, as plain text."""
+    section = app.env.get_doctree(docname).next_node(nodes.section)
+    paragraph = section.next_node(nodes.paragraph) if section else None
+    return " ".join(paragraph.astext().split()) if paragraph else ""
+
+
+def _translate_thumbnails(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    if language_of(app) == "en" or "sphx-glr-thumbcontainer" not in context.get("body", ""):
+        return
+
+    def translated(match: re.Match[str]) -> str:
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(pagename), match["href"]))
+        docname = target.removesuffix(".html")
+        if docname not in app.env.titles:
+            return match[0]
+        title = app.env.titles[docname].astext()
+        tooltip = html.escape(_intro(app, docname), quote=True)
+        return f"{match['start']}{tooltip}{match['middle']}{html.escape(title)}"
+
+    context["body"] = _THUMBNAIL.sub(translated, context["body"])
+
+
+def _add_chinese_search(app: Sphinx) -> None:
+    if language_of(app) == "zh_CN":
+        app.add_js_file("chinese_search.js")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(KeepOutOfCatalogs)
+    app.connect("builder-inited", _add_chinese_search)
     app.connect("html-page-context", _other_editions)
+    app.connect("html-page-context", _translate_thumbnails)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
