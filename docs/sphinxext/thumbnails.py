@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from editions import from_catalog
 from error_index import _captured_dir
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -182,12 +183,12 @@ def read_again_when_alt_text_changes(
 
 
 def set_alt_text(app: Sphinx, doctree: nodes.document) -> None:
-    """Give each gallery thumbnail in ``doctree`` its card's alt text."""
+    """Give each gallery thumbnail in ``doctree`` its card's alt text, in the edition's language."""
     alts = app.env.jaxpurity_thumbnail_alts
     for image in doctree.findall(nodes.image):
         match = _THUMB.search(image["uri"])
         if match and match["topic"] in alts:
-            image["alt"] = alts[match["topic"]]
+            image["alt"] = from_catalog(app, alts[match["topic"]])
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
