@@ -40,8 +40,13 @@ NPM_TIMEOUT_S = 300
 PHONE = {"width": 390, "height": 844}
 WIDTHS = {"desktop": VIEWPORT, "phone": PHONE}
 # The site as it loads, and the site without the script that fits code blocks' Tab stops to the
-# window (docs/_static/a11y.js): the build's HTML alone must pass too.
+# window (docs/_static/a11y.js): the build's HTML alone must pass too. The Chinese edition's
+# pages are the English pages' markup with other words, so they are checked as they load only.
 SCRIPTS = {"with a11y.js": True, "without a11y.js": False}
+CHECKED = {
+    "with a11y.js": PAGES,
+    "without a11y.js": [p for p in PAGES if not p.startswith("zh_CN/")],
+}
 FAILING_IMPACTS = ("serious", "critical")
 # Moderate rules the site broke on every page until the templates in docs/_templates named its
 # landmarks and gave the search page a heading: they stay fixed.
@@ -155,19 +160,20 @@ def axe_results(
         for width in WIDTHS:
             ctx = new_context(browser, base_url, width, a11y_js)
             tab = ctx.new_page()
-            for path in PAGES:
+            for path in CHECKED[scripts]:
                 tab.goto(path, wait_until="load")
                 tab.add_script_tag(path=str(axe_script))
                 run = tab.evaluate(AXE_RUN)
                 results[width, scripts, path] = run["violations"]
             ctx.close()
             by_rule = collections.Counter()
-            for path in PAGES:
+            for path in CHECKED[scripts]:
                 for v in results[width, scripts, path]:
                     by_rule[f"{v['id']} ({v['impact']})"] += len(v["nodes"])
             counts = ", ".join(f"{rule} {n}" for rule, n in sorted(by_rule.items())) or "none"
             summary.append(
-                f"axe-core {run['version']}, {len(PAGES)} pages at {WIDTHS[width]['width']} px "
+                f"axe-core {run['version']}, {len(CHECKED[scripts])} pages at "
+                f"{WIDTHS[width]['width']} px "
                 f"{scripts}: {sum(by_rule.values())} violations ({counts})"
             )
     return results
@@ -180,9 +186,10 @@ def phone_page(browser, base_url: str):
     ctx.close()
 
 
-@pytest.mark.parametrize("scripts", SCRIPTS)
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize(
+    ("path", "scripts"), [(path, scripts) for scripts in SCRIPTS for path in CHECKED[scripts]]
+)
 def test_page_has_no_serious_accessibility_violation(
     axe_results, path: str, width: str, scripts: str
 ):
