@@ -195,3 +195,21 @@ def test_each_example_gets_a_log_of_its_own_that_raises_writes_to(tmp_path, caps
     (entry,) = [json.loads(line) for line in log.read_text().splitlines()]
     assert entry["type"] == "TracerBoolConversionError"
     assert read_caught(log.parents[1])[0]["page"] == "control_flow/python_control_flow"
+
+
+def test_the_chinese_edition_writes_the_index_in_chinese_and_keeps_the_messages():
+    index = error_index(
+        [
+            _caught(FLOW, "TracerBoolConversionError", BOOL),
+            _caught("tools/debugging_workflow", "ValueError", "not a JAX error"),
+        ]
+    )
+    english, chinese = rst(index), rst(index, "zh_CN")
+    code = [line for line in english.splitlines() if "| :code:" in line]
+
+    # The underline is as wide as the title shows: two columns a Chinese character.
+    assert "来自 JAX 的错误\n" + "-" * 15 + "\n" in chinese
+    assert "**讲解页面：** :doc:`/examples/control_flow/python_control_flow`" in chinese
+    assert code
+    assert all(line in chinese.splitlines() for line in code)  # JAX's words stay English
+    assert "Explained on" not in chinese

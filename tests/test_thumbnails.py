@@ -101,7 +101,10 @@ def test_alt_text_is_set_on_gallery_thumbnails_only():
     thumb = nodes.image(uri="examples/tools/images/thumb/sphx_glr_debugging_workflow_thumb.png")
     other = nodes.image(uri="_static/logo.png", alt="logo")
     doctree += [thumb, other]
-    app = SimpleNamespace(env=SimpleNamespace(jaxpurity_thumbnail_alts={"debugging_workflow": "A"}))
+    app = SimpleNamespace(
+        env=SimpleNamespace(jaxpurity_thumbnail_alts={"debugging_workflow": "A"}),
+        config=SimpleNamespace(language="en"),
+    )
     set_alt_text(app, doctree)
     assert thumb["alt"] == "A"
     assert other["alt"] == "logo"
