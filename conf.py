@@ -129,7 +129,7 @@ sphinx_gallery_conf = {
 }
 
 # -- The Chinese edition ----------------------------------------------------------
-# One catalog per page under locale/zh_CN/LC_MESSAGES/ (docs/i18n.md says how to update
+# One catalog per page under locale/zh_CN/LC_MESSAGES/ (the README says how to update
 # them); `-D language=zh_CN` builds the edition from them, after the English build, whose
 # example outputs it reuses.
 locale_dirs = ["../locale/"]
