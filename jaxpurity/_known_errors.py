@@ -1193,11 +1193,40 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
                 "assignment destination is read-only",
                 "NumPy, writing into np.asarray() of a JAX array: pasted in jax-ml/jax#101 (2018)",
             ),
+            Wording(
+                "'_IndexUpdateHelper' object does not support item assignment",
+                "x.at[i] = v: Python's TypeError on the class of x.at, JAX 0.1.64 to 0.12.0.1 "
+                "(git history; raised by 0.4.35, 0.6.2 and 0.12.0.1)",
+            ),
         ),
-        scenario="Code assigned into a JAX array, as in x[i] = v or x[i] += v.",
+        scenario="Code assigned into a JAX array, as in x[i] = v, x[i] += v or x.at[i] = v.",
         cause="JAX arrays are immutable values, so they cannot be changed in place.",
         fix="Build an updated copy: x = x.at[i].set(v) (or .add, .multiply, .min, .max); "
         "under jit XLA performs it in place when it can.",
+    ),
+    # .set() called on the array itself, not on x.at[i]: only the update methods of x.at count
+    # (an array has .min and .max of its own; other missing attributes are other mistakes).
+    KnownError(
+        errors=("AttributeError",),
+        topic="inplace_updates",
+        wordings=(
+            Wording(
+                r"(?:Tracer|ArrayImpl|DeviceArray)'?(?: object)? has no attribute "
+                r"'?(?:set|add|subtract|multiply|mul|divide|power|apply)\b",
+                "a tracer: 'DynamicJaxprTracer has no attribute set', JAX 0.1.49 and older to "
+                "0.12.0.1 (git history: Tracer.__getattr__; raised by 0.4.35, 0.6.2 and "
+                "0.12.0.1), pasted in AaltoML/BayesNewton#20 (2023); an array: Python's "
+                "\"'ArrayImpl' object has no attribute 'set'\", raised by 0.4.35 to 0.12.0.1, "
+                "and 'DeviceArray' object ... before 0.4.1 (the form pasted in jax-ml/jax#13826)",
+                regex=True,
+            ),
+        ),
+        scenario="Code called .set(v) (or .add, .multiply, ...) on a JAX array itself, as in "
+        "x.set(v), rather than on x.at[i].",
+        cause="A JAX array has no update methods of its own: .set, .add and the others belong to "
+        "x.at[...], which says which elements to update and returns a new array.",
+        fix="Index through .at first: x = x.at[i].set(v) (x.at[:].set(v) for every element); "
+        "keep the result, since x itself never changes.",
     ),
     # -- Printed output that shows a tracer (no error at all) -----------------------------------
     KnownError(

@@ -1029,8 +1029,8 @@ MESSAGES: dict[str, str] = {
         "元组或字典结构。"
     ),
     # inplace_updates: scenario
-    ("Code assigned into a JAX array, as in x[i] = v or x[i] += v."): (
-        "代码对 JAX 数组做了赋值，例如 x[i] = v 或 x[i] += v。"
+    ("Code assigned into a JAX array, as in x[i] = v, x[i] += v or x.at[i] = v."): (
+        "代码对 JAX 数组做了赋值，例如 x[i] = v、x[i] += v 或 x.at[i] = v。"
     ),
     # inplace_updates: cause
     ("JAX arrays are immutable values, so they cannot be changed in place."): (
@@ -1043,6 +1043,30 @@ MESSAGES: dict[str, str] = {
     ): (
         "构造一个更新后的副本：x = x.at[i].set(v)（或 .add、.multiply、.min、.max）；在 jit 下，XLA"
         " 会在可能时原地执行这一更新。"
+    ),
+    # inplace_updates (AttributeError): scenario
+    (
+        "Code called .set(v) (or .add, .multiply, ...) on a JAX array itself, as in x.set(v), "
+        "rather than on x.at[i]."
+    ): (
+        "代码直接在 JAX 数组上调用了 .set(v)（或 .add、.multiply 等），例如 x.set(v)，而不是在 "
+        "x.at[i] 上调用。"
+    ),
+    # inplace_updates (AttributeError): cause
+    (
+        "A JAX array has no update methods of its own: .set, .add and the others belong to "
+        "x.at[...], which says which elements to update and returns a new array."
+    ): (
+        "JAX 数组本身没有更新方法：.set、.add 等方法属于 x.at[...]。x.at[...] 指明要更新哪些元素，"
+        "并返回一个新数组。"
+    ),
+    # inplace_updates (AttributeError): fix
+    (
+        "Index through .at first: x = x.at[i].set(v) (x.at[:].set(v) for every element); keep the "
+        "result, since x itself never changes."
+    ): (
+        "先通过 .at 索引：x = x.at[i].set(v)（更新全部元素用 x.at[:].set(v)）。要保留返回的结果，"
+        "因为 x 本身永远不会改变。"
     ),
     # print_vs_debug_print: scenario
     (

@@ -275,6 +275,23 @@ def _item_assignment_in_jit() -> None:
     jax.jit(f)(jnp.zeros(3))
 
 
+def _assignment_through_at() -> None:
+    x = jnp.zeros(3)
+    x.at[0] = 1.0  # type: ignore[index]
+
+
+def _set_on_array() -> None:
+    jnp.zeros(3).set(1.0)  # type: ignore[attr-defined]
+
+
+def _set_on_tracer_in_jit() -> None:
+    jax.jit(lambda x: x.set(1.0))(jnp.zeros(3))
+
+
+def _add_on_tracer_in_vmap() -> None:
+    jax.vmap(lambda x: x.add(1.0))(jnp.zeros(3))
+
+
 def _checkify_index() -> None:
     from jax.experimental import checkify
 
@@ -426,6 +443,10 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "fori_traced_bounds_carry_dtype": (_fori_traced_bounds_carry_dtype, "loop_carry_types"),
     "item_assignment": (_item_assignment, "inplace_updates"),
     "item_assignment_in_jit": (_item_assignment_in_jit, "inplace_updates"),
+    "assignment_through_at": (_assignment_through_at, "inplace_updates"),
+    "set_on_array": (_set_on_array, "inplace_updates"),
+    "set_on_tracer_in_jit": (_set_on_tracer_in_jit, "inplace_updates"),
+    "add_on_tracer_in_vmap": (_add_on_tracer_in_vmap, "inplace_updates"),
     "checkify_index": (_checkify_index, "runtime_errors"),
     "checkify_nan": (_checkify_nan, "runtime_errors"),
     "checkify_user_check_in_vmap": (_checkify_user_check_in_vmap, "runtime_errors"),
@@ -711,6 +732,19 @@ def test_explain_says_plainly_when_it_does_not_know_a_live_jax_error() -> None:
         assert explanation.error == ("" if form == "message" else "TypeError")
         assert "Not recognised" in str(explanation)
         assert "Read more" not in str(explanation)
+
+
+def test_explain_knows_only_the_update_methods_missing_from_an_array() -> None:
+    # A tracer has no attribute the user set on the array outside jit (jax-ml/jax#13826), and
+    # an array lost .to_py(): neither is an in-place update, so neither is claimed.
+    with pytest.raises(AttributeError) as info:
+        jax.jit(lambda x: x.custom_attr)(jnp.zeros(3))
+    with pytest.raises(AttributeError) as removed:
+        jnp.zeros(3).to_py()  # type: ignore[attr-defined]
+
+    for error in (info.value, removed.value):
+        assert not jaxpurity.explain(error).recognised, str(error)
+    assert jaxpurity.explain(info.value.args[0].replace("custom_attr", "set")).recognised
 
 
 @pytest.mark.parametrize("text", ["", "something went wrong", "RuntimeError: out of memory"])
