@@ -21,8 +21,10 @@ from score_explain import CORPORA, load_corpus, score  # noqa: E402
 
 SOURCE = re.compile(r"^(?:[\w.-]+/[\w.-]+#\d+|https?://\S+)$")
 # The right-page rate among in-scope cases when the knowledge was last changed (see the
-# closing notes); a change that makes explain worse on real errors fails here.
-FLOOR = {"dev": 0.85, "heldout": 0.72}
+# closing notes); a change that makes explain worse on real errors fails here. Measured: dev
+# 126/141; held-out 28/39 (its 5 newest in-scope cases, collected after the last change, put 3
+# right: the rate fell from 25/34 with the cases, not with explain).
+FLOOR = {"dev": 0.89, "heldout": 0.71}
 
 
 @pytest.mark.parametrize("name", sorted(CORPORA))
