@@ -23,7 +23,7 @@ from jaxpurity._jax_compat import (
     tracer_names,
 )
 
-__all__ = ["DEAD_TRACE", "KNOWN_ERRORS", "LEAK_ORIGIN", "TRACED_FUNCTION", "KnownError", "Wording"]
+__all__ = ["DEAD_TRACE", "KNOWN_ERRORS", "TRACED_FUNCTION", "KnownError", "Wording"]
 
 
 @dataclass(frozen=True)
@@ -121,15 +121,6 @@ _CACHE = _any(
 _OBJECT_ATTRIBUTE = (
     r"is referred to by <(?!(?:list|dict|tuple|set|frozenset|function|cell|frame|TracingEqn)\b)"
     r"\w+ \d+>\.\w"
-)
-
-#: For an error about a leaked tracer, the page by where the tracer came from or is stored,
-#: in the order they are tried: a cache, a loop body, grad/vmap, an object's attribute.
-LEAK_ORIGIN: tuple[tuple[str, str], ...] = (
-    ("memoization_caches", _CACHE),
-    ("leak_from_loop_body", _LOOP),
-    ("leak_from_grad_vmap", _GRAD_VMAP),
-    ("leak_through_self", _OBJECT_ATTRIBUTE),
 )
 
 # How to tell an error on a *leaked* tracer (one used after its trace ended) from one inside
