@@ -1,0 +1,272 @@
+"""``jaxpurity lint``: find impure JAX code in source files, without importing or running them.
+
+:func:`lint` checks source text or files and folders, and returns a
+:class:`Finding` per problem, each linking the page of the site that explains
+it. How it finds the code JAX traces is :mod:`jaxpurity._lint_scope`; the
+rules are :mod:`jaxpurity._lint_rules`, their checks :mod:`jaxpurity._lint_checks`.
+A ``# noqa`` comment silences every finding on its line, ``# noqa: JP101,JP2``
+the listed codes (or prefixes). Settings come from ``[tool.jaxpurity.lint]``
+(:mod:`jaxpurity._lint_config`).
+
+Complexity: each file is parsed once, and every step after that is linear in
+the size of its syntax tree (the modules above say why), so checking is linear
+in the size of the input.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from jaxpurity._lint_checks import check
+from jaxpurity._lint_config import LintConfig, find_config
+from jaxpurity._lint_names import Names
+from jaxpurity._lint_rules import rule, selected
+from jaxpurity._lint_scope import Scopes
+from jaxpurity._lint_wrappers import jit_like
+
+__all__ = ["UNPARSABLE", "Finding", "lint", "lint_paths", "lint_source", "python_files"]
+
+#: The code of a file that could not be read or parsed (and so was not checked).
+UNPARSABLE = "JP000"
+
+_NOQA = re.compile(r"#\s*noqa(?::[\s]*(?P<codes>[A-Z]+[0-9]*(?:[\s,]+[A-Z]+[0-9]*)*))?", re.I)
+# Folders never searched for files: hidden ones (.git, .venv, .tox), caches, installed packages.
+_SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages"})
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem that :func:`lint` found.
+
+    Attributes:
+      path: The file, as given or found under a given folder (``"<string>"`` for text).
+      line: The line, from 1.
+      col: The column, from 1.
+      code: The rule's code, such as ``"JP101"`` (``"JP000"``: the file was not checked).
+      message: What is wrong, in one line.
+      topic: The gallery topic that explains it (a key of ``jaxpurity._pages.PAGES``);
+        None for ``JP000``.
+      url: The address of that page; None for ``JP000``.
+    """
+
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+    topic: str | None
+    url: str | None
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
+        return f"{where} ({self.url})" if self.url else where
+
+
+def lint(
+    *paths: str | os.PathLike[str],
+    source: str | None = None,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] = (),
+    wrappers: Iterable[str] = (),
+    config: bool = True,
+) -> list[Finding]:
+    """Find impure JAX code, statically: nothing is imported or run.
+
+    It finds the functions JAX traces (decorated with or passed to ``jax.jit``,
+    ``vmap``, ``grad``, ``pmap``, ``shard_map``, ``checkpoint``, ``eqx.filter_jit``,
+    ``nnx.jit`` or ``hk.transform``, bodies of ``lax.scan``, ``fori_loop``,
+    ``while_loop``, ``cond``, ``switch`` and ``map``, and the functions they call in
+    the same module) and reports, in them, what the site's pages show breaking:
+    globals and outer containers changed, ``self`` assigned, NumPy randomness,
+    ``print`` of a tracer, Python ``if`` on a traced value, and more
+    (``jaxpurity lint --explain`` lists every rule, and what each cannot see).
+
+    Args:
+      *paths: Files and folders to check (folders recursively, without hidden folders
+        and virtual environments).
+      source: Python source to check instead of files.
+      select: Codes or prefixes to check (``["JP1", "JP201"]``); default: those of the
+        configuration, or every rule.
+      ignore: Codes or prefixes not to check, added to the configuration's.
+      wrappers: Qualified names of your own wrappers of ``jax.jit``, added to the
+        configuration's.
+      config: Read ``[tool.jaxpurity.lint]`` from the nearest pyproject.toml of each
+        file (not for ``source``).
+
+    Returns:
+      The findings, by file, line and column.
+
+    Raises:
+      FileNotFoundError: A path does not exist.
+      ValueError: A code or prefix matches no rule, both or neither of ``paths`` and
+        ``source`` are given, or a configuration is invalid.
+
+    Example:
+      >>> findings = lint(source='''
+      ... import jax
+      ...
+      ... @jax.jit
+      ... def step(x):
+      ...     print("x =", x)
+      ...     return x * 2
+      ... ''')
+      >>> for finding in findings:
+      ...     print(finding.line, finding.code, finding.topic)
+      6 JP130 print_vs_debug_print
+    """
+    if (source is None) == (not paths):
+        raise ValueError("lint: give paths to check, or source=, not both")
+    if source is not None:
+        codes = selected(select, ignore)
+        return lint_source(source, "<string>", codes, frozenset(wrappers))
+    return lint_paths(paths, select=select, ignore=ignore, wrappers=wrappers, config=config)[0]
+
+
+def lint_paths(
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] = (),
+    wrappers: Iterable[str] = (),
+    config: bool = True,
+) -> tuple[list[Finding], int]:
+    """:func:`lint` for files and folders: the findings, and how many files were checked."""
+    select = None if select is None else tuple(select)
+    ignore, wrappers = tuple(ignore), tuple(wrappers)
+    configs: dict[Path, LintConfig] = {}
+    settings: dict[LintConfig, tuple[frozenset[str], frozenset[str]]] = {}
+    findings: list[Finding] = []
+    files = 0
+    for path in python_files(paths):
+        files += 1
+        found = find_config(path.parent, configs) if config else LintConfig()
+        if found not in settings:
+            try:
+                codes = selected(found.select if select is None else select, found.ignore + ignore)
+            except ValueError as error:
+                where = f" (in {found.path})" if found.path else ""
+                raise ValueError(f"{error}{where}") from None
+            settings[found] = (codes, frozenset(found.wrappers + wrappers))
+        codes, known_wrappers = settings[found]
+        try:
+            text = importlib.util.decode_source(path.read_bytes())
+        except (OSError, SyntaxError, UnicodeDecodeError) as error:
+            findings.append(_unchecked(str(path), 1, 1, f"cannot read it: {error}"))
+            continue
+        findings += lint_source(text, str(path), codes, known_wrappers)
+    return findings, files
+
+
+def python_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
+    """The Python files of ``paths``: each file given, and the ``.py`` files under each
+    folder, in sorted order, without hidden folders, caches and virtual environments.
+
+    Raises:
+      FileNotFoundError: A path does not exist.
+    """
+    seen: set[Path] = set()
+    for given in paths:
+        path = Path(given)
+        if path.is_file():
+            candidates: Iterable[Path] = [path]
+        elif path.is_dir():
+            candidates = _walk(path)
+        else:
+            raise FileNotFoundError(f"{str(given)!r}: no such file or folder")
+        for candidate in candidates:
+            key = candidate.resolve()
+            if key not in seen:
+                seen.add(key)
+                yield candidate
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    for root, folders, files in os.walk(folder):
+        folders[:] = sorted(
+            name
+            for name in folders
+            if not name.startswith(".")
+            and name not in _SKIPPED_FOLDERS
+            and not (Path(root, name) / "pyvenv.cfg").exists()
+        )
+        for name in sorted(files):
+            if name.endswith(".py"):
+                yield Path(root, name)
+
+
+def lint_source(
+    source: str, path: str, codes: frozenset[str], wrappers: frozenset[str] = frozenset()
+) -> list[Finding]:
+    """The findings of ``codes`` in one module's ``source``, named ``path`` in them.
+
+    Example:
+      >>> source = "import jax\\nf = jax.jit(lambda x: float(x))  # noqa: JP202\\n"
+      >>> lint_source(source, "f.py", frozenset({"JP202"}))
+      []
+    """
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as error:
+        reason = f"cannot parse it: {error.msg}"
+        return [_unchecked(path, error.lineno or 1, error.offset or 1, reason)]
+    except (ValueError, RecursionError) as error:  # null bytes; nesting deeper than the parser's
+        return [_unchecked(path, 1, 1, f"cannot parse it: {error}")]
+    try:
+        hits = check(Scopes(tree, Names(tree), jit_like(wrappers)))
+    except RecursionError:
+        return [_unchecked(path, 1, 1, "an expression is nested too deeply to check")]
+    lines = source.splitlines()
+    silenced = _noqa(lines)
+    findings: dict[tuple[int, int, str], Finding] = {}
+    for hit in hits:
+        line = getattr(hit.node, "lineno", 1)
+        if hit.code not in codes or _is_silenced(silenced.get(line), hit.code):
+            continue
+        col = _column(lines, line, getattr(hit.node, "col_offset", 0))
+        found = rule(hit.code)
+        finding = Finding(
+            path, line, col, hit.code, found.message.format(**hit.fields), found.topic, found.url
+        )
+        findings.setdefault((line, col, hit.code), finding)
+    return [findings[key] for key in sorted(findings)]
+
+
+def _unchecked(path: str, line: int, col: int, reason: str) -> Finding:
+    return Finding(
+        path, line, col, UNPARSABLE, f"{reason}; nothing in this file was checked", None, None
+    )
+
+
+def _noqa(lines: list[str]) -> dict[int, frozenset[str]]:
+    """Each line with a ``# noqa``: the codes and prefixes it silences; empty for all."""
+    silenced: dict[int, frozenset[str]] = {}
+    for number, text in enumerate(lines, start=1):
+        if "noqa" not in text.lower():
+            continue
+        match = _NOQA.search(text)
+        if match:
+            codes = match.group("codes")
+            silenced[number] = frozenset(
+                re.split(r"[\s,]+", codes.upper().strip()) if codes else ()
+            )
+    return silenced
+
+
+def _is_silenced(codes: frozenset[str] | None, code: str) -> bool:
+    if codes is None:
+        return False
+    return not codes or any(code.startswith(prefix) for prefix in codes)
+
+
+def _column(lines: list[str], line: int, offset: int) -> int:
+    """The 1-based column of a UTF-8 byte ``offset`` on ``line``."""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    if text.isascii():
+        return offset + 1
+    return len(text.encode()[:offset].decode(errors="ignore")) + 1

@@ -1,0 +1,1048 @@
+"""The checks behind each rule of :mod:`jaxpurity._lint_rules`, run over one parsed module.
+
+:func:`check` takes a module's :class:`~jaxpurity._lint_scope.Scopes` and
+returns a :class:`Hit` per finding. Most rules look only inside traced
+functions, with what :class:`~jaxpurity._lint_taint.Taint` knows of their
+traced values; item assignment on an array, a discarded ``.at[...]`` update,
+a reused key, a donated array read again, an unhashable static argument and a
+``jit`` inside a loop are looked for everywhere. Each function's own nodes are
+visited a constant number of times (the flows of keys and donated arrays,
+:mod:`jaxpurity._lint_flow`, are linear too), so the checks are linear in the
+size of the module.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+from dataclasses import dataclass, field
+
+from jaxpurity._lint_flow import Event, calls_in_order, position, spent_uses
+from jaxpurity._lint_names import Names, dotted
+from jaxpurity._lint_scope import Func, Scopes
+from jaxpurity._lint_taint import CONVERSIONS, Taint, names_in
+from jaxpurity._lint_wrappers import CACHED, DEVICES, PARTIAL
+
+__all__ = ["KEY_USERS", "Hit", "check"]
+
+#: The jax.random functions that use up their key (not ``fold_in``: deriving a key per
+#: step from one key is the fix).
+KEY_USERS = frozenset(
+    f"jax.random.{name}"
+    for name in (
+        "ball bernoulli beta binomial bits categorical cauchy chisquare choice dirichlet "
+        "double_sided_maxwell exponential f gamma generalized_normal geometric gumbel "
+        "laplace loggamma logistic lognormal maxwell multinomial multivariate_normal normal "
+        "orthogonal pareto permutation poisson rademacher randint rayleigh shuffle split t "
+        "triangular truncated_normal uniform wald weibull_min"
+    ).split()
+)
+# Functions whose derivative is infinite or nan somewhere in their domain.
+_UNSAFE = frozenset(
+    {
+        "jax.numpy.sqrt",
+        "jax.numpy.log",
+        "jax.numpy.log2",
+        "jax.numpy.log10",
+        "jax.numpy.arcsin",
+        "jax.numpy.arccos",
+        "jax.numpy.arctanh",
+        "jax.numpy.reciprocal",
+        "jax.lax.sqrt",
+        "jax.lax.rsqrt",
+        "jax.lax.log",
+    }
+)
+# Calls that keep an input in a safe range (the fix's inner jnp.where).
+_GUARDS = frozenset({"jax.numpy.where", "jax.numpy.maximum", "jax.numpy.clip"})
+_REVERSE_LOOPS = {
+    f"{prefix}.{loop}": loop
+    for prefix in ("jax.lax", "jaxpurity")
+    for loop in ("while_loop", "fori_loop")
+}
+
+# Methods that store into a container.
+_STORES = frozenset(
+    {"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft"}
+)
+_CONTAINER_CALLS = frozenset(
+    {
+        "list",
+        "dict",
+        "set",
+        "collections.defaultdict",
+        "collections.OrderedDict",
+        "collections.deque",
+        "collections.Counter",
+    }
+)
+_CONTAINER_LITERALS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+_TIME_READS = frozenset(
+    {
+        "time.time",
+        "time.time_ns",
+        "time.perf_counter",
+        "time.perf_counter_ns",
+        "time.monotonic",
+        "time.monotonic_ns",
+        "time.process_time",
+        "datetime.datetime.now",
+        "datetime.datetime.utcnow",
+        "datetime.datetime.today",
+        "datetime.date.today",
+        "os.getenv",
+        "os.environ.get",
+    }
+)
+_GENERATORS = frozenset(
+    {
+        "numpy.random.default_rng",
+        "numpy.random.RandomState",
+        "numpy.random.Generator",
+        "random.Random",
+    }
+)
+# NumPy functions that read only a shape or a dtype, which a tracer has.
+_NUMPY_STATIC = frozenset(
+    f"numpy.{name}"
+    for name in (
+        "shape ndim size result_type dtype issubdtype iinfo finfo isscalar can_cast "
+        "promote_types broadcast_shapes"
+    ).split()
+)
+_SHAPE_KEYWORDS = {
+    "axis": "an axis",
+    "axes": "axes",
+    "shape": "a shape",
+    "size": "a size",
+    "length": "a length",
+    "num": "a count",
+    "num_segments": "a segment count",
+    "total_repeat_length": "a length",
+    "new_sizes": "a shape",
+}
+# Positions of shape arguments: None for all positional arguments.
+_SHAPE_POSITIONS: dict[str, tuple[int, ...] | None] = {
+    "jax.numpy.zeros": (0,),
+    "jax.numpy.ones": (0,),
+    "jax.numpy.empty": (0,),
+    "jax.numpy.full": (0,),
+    "jax.numpy.arange": None,
+    "jax.numpy.eye": (0, 1),
+    "jax.numpy.identity": (0,),
+    "jax.numpy.linspace": (2,),
+    "jax.numpy.reshape": (1,),
+    "jax.numpy.broadcast_to": (1,),
+    "jax.numpy.tile": (1,),
+    "jax.random.normal": (1,),
+    "jax.random.uniform": (1,),
+    "jax.random.randint": (1,),
+    "jax.random.bernoulli": (2,),
+}
+_SHAPE_METHODS = frozenset({"reshape", "broadcast_to"})
+_NONZERO = frozenset(
+    f"jax.numpy.{name}"
+    for name in (
+        "nonzero argwhere flatnonzero unique unique_values unique_counts unique_inverse "
+        "unique_all compress extract"
+    ).split()
+)
+_AT_METHODS = frozenset(
+    {"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"}
+)
+# jax functions whose result is not one array: pytrees of the user's, lists, tuples.
+_NOT_ONE_ARRAY = frozenset(
+    {
+        "jax.numpy.split",
+        "jax.numpy.array_split",
+        "jax.numpy.hsplit",
+        "jax.numpy.vsplit",
+        "jax.numpy.dsplit",
+        "jax.numpy.meshgrid",
+        "jax.numpy.broadcast_arrays",
+        "jax.numpy.nonzero",
+        "jax.numpy.unravel_index",
+        "jax.numpy.shape",
+        "jax.numpy.ndim",
+        "jax.numpy.size",
+    }
+)
+_ARRAY_MODULES = ("jax.numpy.", "jax.random.", "jax.nn.", "jax.scipy.")
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_JIT_KINDS = frozenset({"jit", "pmap"})
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One finding of a check: the node it is at, the rule's code, and the message's fields."""
+
+    node: ast.AST
+    code: str
+    fields: dict[str, object] = field(default_factory=dict)
+
+
+def check(scopes: Scopes) -> list[Hit]:
+    """Every finding in the module of ``scopes``.
+
+    Example:
+      >>> from jaxpurity._lint_wrappers import TRANSFORMS
+      >>> tree = ast.parse("import jax\\n@jax.jit\\ndef f(x):\\n    if x > 0:\\n        return x")
+      >>> [(hit.code, hit.node.lineno) for hit in check(Scopes(tree, Names(tree), TRANSFORMS))]
+      [('JP201', 4)]
+    """
+    facts = _Facts(scopes)
+    hits: list[Hit] = []
+    for func in scopes.traced():
+        hits += _TracedChecks(func, facts).run()
+    for scope in scopes.funcs:
+        hits += _everywhere(scope, facts)
+    return hits
+
+
+class _Facts:
+    """What the checks need to know about the module as a whole, computed once."""
+
+    def __init__(self, scopes: Scopes) -> None:
+        self.scopes = scopes
+        self.names: Names = scopes.names
+        module = scopes.module
+        self.module = module
+        self._containers: dict[int, set[str]] = {}
+        self.generators = {
+            target.id
+            for node in module.nodes
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            if self.names.qualified(node.value.func) in _GENERATORS
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        self.rebound = self._rebound_settings()
+
+    def containers(self, scope: Func) -> set[str]:
+        """The names and attribute paths that ``scope`` binds to a list, dict or set."""
+        key = id(scope)
+        if key not in self._containers:
+            found = set()
+            for node in scope.nodes:
+                if isinstance(node, (ast.Assign, ast.AnnAssign)) and _is_container(
+                    node.value, self.names
+                ):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    found |= {path for path in map(dotted, targets) if path is not None}
+            self._containers[key] = found
+        return self._containers[key]
+
+    def outer(self, func: Func, root: str) -> Func | None:
+        """The scope that a free name of ``func`` belongs to: an enclosing function, or the
+        module (where names of imports are left out); None for a builtin or an undefined one."""
+        scope = func.parent
+        while scope is not None:
+            if root in scope.local:
+                if scope is self.module and root in self.names.imported:
+                    return None
+                return scope
+            scope = scope.parent
+        return None
+
+    def _rebound_settings(self) -> dict[str, int]:
+        """Module-level names given a constant again after a traced function was called at
+        module level, or assigned through ``global`` in a function: name -> that line."""
+        module, scopes = self.module, self.scopes
+        transformed = {
+            target.id
+            for node in module.nodes
+            if isinstance(node, ast.Assign) and scopes.is_transform_call(node.value)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        first_call = None
+        bound_before: set[str] = set()
+        rebound: dict[str, int] = {}
+        for node in module.nodes:
+            if first_call is None and isinstance(node, ast.Call):
+                called = node.func
+                function = scopes.resolve(called, module, node.lineno)
+                if (
+                    scopes.is_transform_call(called)
+                    or (isinstance(called, ast.Name) and called.id in transformed)
+                    or (function is not None and function[0].traced)
+                ):
+                    first_call = node.lineno
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for name in (t.id for t in targets if isinstance(t, ast.Name)):
+                    if (
+                        first_call is not None
+                        and name in bound_before
+                        and (isinstance(node, ast.AugAssign) or _is_constant(node.value))
+                    ):
+                        rebound.setdefault(name, node.lineno)
+                    bound_before.add(name)
+        for func in scopes.funcs:
+            for node in func.nodes:
+                if isinstance(node, (ast.Assign, ast.AugAssign)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    for target in targets:
+                        if isinstance(target, ast.Name) and target.id in func.declared_global:
+                            rebound.setdefault(target.id, node.lineno)
+        return rebound
+
+
+class _TracedChecks:
+    """The checks of one traced function."""
+
+    def __init__(self, func: Func, facts: _Facts) -> None:
+        assert func.taint is not None
+        self.func = func
+        self.taint = func.taint
+        self.facts = facts
+        self.names = facts.names
+        self.hits: list[Hit] = []
+        self._reported: set[tuple[str, str]] = set()
+        kinds = func.kinds
+        self.cached = bool(kinds & CACHED)
+        self.in_loop = bool(kinds & {"loop", "branch"})
+        self.not_only_grad = bool(kinds - {"grad"})
+        self.masks = self._mask_names()
+        self.differentiated: Taint | None = None
+        if func.differentiated:
+            self.differentiated = Taint(self.names, func.differentiated)
+            self.differentiated.follow(func.nodes)
+
+    def hit(self, node: ast.AST, code: str, once: str | None = None, **fields: object) -> None:
+        if once is not None:
+            if (code, once) in self._reported:
+                return
+            self._reported.add((code, once))
+        fields.setdefault("how", self.func.how)
+        self.hits.append(Hit(node, code, fields))
+
+    def traced(self, node: ast.expr | None) -> bool:
+        return self.taint.is_traced(node)
+
+    def run(self) -> list[Hit]:
+        self._definition()
+        for node in self.func.nodes:
+            if isinstance(node, ast.Assign):
+                self._assignment(node, node.targets, node.value)
+            elif isinstance(node, ast.AugAssign):
+                self._assignment(node, [node.target], node.value)
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                self._assignment(node, [node.target], node.value)
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                self._assignment(node, [node.target], node.iter)
+            elif isinstance(node, ast.Call):
+                self._call(node)
+            elif isinstance(node, ast.If):
+                self._test(node.test, "if")
+            elif isinstance(node, ast.While):
+                self._test(node.test, "while")
+            elif isinstance(node, ast.IfExp):
+                self._test(node.test, "... if ... else ...")
+            elif isinstance(node, ast.Assert):
+                self._test(node.test, "assert")
+            elif isinstance(node, ast.comprehension):
+                for condition in node.ifs:
+                    self._test(condition, "if")
+            elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+                self._subscript(node)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                self._setting(node)
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+                if self.cached and self.names.qualified(node.value.func) == "jax.pure_callback":
+                    self.hit(node.value, "JP133")
+        return self.hits
+
+    # -- the function itself: caches and defaults -----------------------------------------
+
+    def _definition(self) -> None:
+        node = self.func.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return
+        for decorator in node.decorator_list:
+            name = self.names.qualified(
+                decorator.func if isinstance(decorator, ast.Call) else decorator
+            )
+            if name in ("functools.lru_cache", "functools.cache") and self._returns_arrays(node):
+                self.hit(decorator, "JP106", decorator=dotted(decorator) or name)
+        if self.cached:
+            defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+            positional = [*node.args.posonlyargs, *node.args.args]
+            with_default = positional[len(positional) - len(node.args.defaults) :]
+            named = {id(d): p.arg for d, p in zip(node.args.defaults, with_default, strict=True)}
+            for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True):
+                if default is not None:
+                    named[id(default)] = arg.arg
+            for default in defaults:
+                if _is_container(default, self.names):
+                    kind = type(default).__name__.lower().removesuffix("comp")
+                    if isinstance(default, ast.Call):
+                        kind = (self.names.qualified(default.func) or "object").split(".")[-1]
+                    self.hit(default, "JP107", name=named.get(id(default), "?"), kind=kind)
+
+    def _returns_arrays(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        annotations = [a.annotation for a in [*node.args.posonlyargs, *node.args.args]]
+        if any(_is_array_annotation(a, self.names) for a in [*annotations, node.returns]):
+            return True
+        concrete = [
+            (n.lineno, n.end_lineno or n.lineno)
+            for n in self.func.nodes
+            if isinstance(n, (ast.With, ast.AsyncWith))
+            and any(
+                self.names.qualified(item.context_expr.func) == "jax.ensure_compile_time_eval"
+                for item in n.items
+                if isinstance(item.context_expr, ast.Call)
+            )
+        ]
+        return any(
+            isinstance(n, ast.Return)
+            and _builds_array(n.value, self.names)
+            and not any(start <= n.lineno <= end for start, end in concrete)
+            for n in self.func.nodes
+        )
+
+    # -- state: globals, outer containers, self -------------------------------------------
+
+    def _assignment(self, node: ast.AST, targets: list[ast.expr], value: ast.expr) -> None:
+        value_traced = self.traced(value)
+        declared = self.func.declared_global | self.func.declared_nonlocal
+        for target in targets:
+            for element in _flatten(target):
+                if isinstance(element, ast.Name) and element.id in declared:
+                    if self.cached or value_traced:
+                        statement = (
+                            "global" if element.id in self.func.declared_global else "nonlocal"
+                        )
+                        self.hit(
+                            element, "JP101", once=element.id, name=element.id, declared=statement
+                        )
+                elif isinstance(element, (ast.Attribute, ast.Subscript)):
+                    self._store(
+                        element,
+                        element.value,
+                        value_traced,
+                        item=isinstance(element, ast.Subscript),
+                    )
+
+    def _store(self, target: ast.expr, base: ast.expr, value_traced: bool, *, item: bool) -> None:
+        """A store into ``base`` (``base.attr = v``, ``base[k] = v``, ``base.append(v)``)."""
+        self_name = self.func.self_name or self._enclosing_self()
+        root = base
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            return
+        if self_name is not None and root.id == self_name:
+            self._self_store(target, base, value_traced)
+            return
+        path = dotted(base)
+        if root.id in self.func.local or path is None:
+            return
+        scope = self.facts.outer(self.func, root.id)
+        if scope is None:
+            return
+        is_container = path in self.facts.containers(scope)
+        if (item or isinstance(target, ast.Call)) and not is_container:
+            return
+        name = path if item or isinstance(target, ast.Call) else dotted(target) or path
+        if self.in_loop:
+            self.hit(target, "JP103", name=name)
+        elif self.cached:
+            self.hit(target, "JP102", name=name)
+        elif value_traced:
+            self.hit(target, "JP104", name=name)
+
+    def _enclosing_self(self) -> str | None:
+        scope = self.func.parent
+        while scope is not None:
+            if scope.self_name is not None:
+                return scope.self_name
+            scope = scope.parent
+        return None
+
+    def _self_store(self, target: ast.expr, base: ast.expr, value_traced: bool) -> None:
+        if not (self.cached or value_traced) or self.func.root.startswith("flax.nnx"):
+            return
+        attribute = target if isinstance(target, ast.Attribute) else base
+        while isinstance(attribute, (ast.Attribute, ast.Subscript)) and not (
+            isinstance(attribute, ast.Attribute) and isinstance(attribute.value, ast.Name)
+        ):
+            attribute = attribute.value
+        if isinstance(attribute, ast.Attribute):
+            self.hit(target, "JP105", name=attribute.attr)
+
+    # -- calls ---------------------------------------------------------------------------
+
+    def _call(self, node: ast.Call) -> None:
+        name = self.names.qualified(node.func) or ""
+        written = dotted(node.func) or name
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        traced_argument = any(self.traced(a) for a in arguments)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _STORES:
+            self._store(node, node.func.value, traced_argument, item=False)
+        if name == "print" and traced_argument:
+            on_devices = self.func.kinds & DEVICES
+            self.hit(node, "JP131" if on_devices else "JP130")
+        elif name == "jax.debug.print" and node.args and isinstance(node.args[0], ast.JoinedStr):
+            if self.traced(node.args[0]):
+                self.hit(node, "JP132")
+        if self.cached and name in _TIME_READS:
+            self.hit(node, "JP110", call=written + "()")
+        if self.not_only_grad and self._host_randomness(node, name):
+            self.hit(node, "JP120", call=written + "()")
+        self._conversions(node, name, written, traced_argument)
+        self._shapes(node, name)
+        if name in KEY_USERS:
+            self._shared_key(node)
+        if name in _REVERSE_LOOPS and self.differentiated is not None:
+            self._reverse_loop(node, _REVERSE_LOOPS[name])
+        if name == "jax.numpy.where" and len(node.args) == 3 and "grad" in self.func.kinds:
+            self._where_nan(node)
+
+    def _reverse_loop(self, node: ast.Call, loop: str) -> None:
+        """A while_loop, or a fori_loop with traced bounds, that touches a differentiated
+        value: its arguments, or what its body function reads from here."""
+        assert self.differentiated is not None
+        body_position = 1 if loop == "while_loop" else 2
+        if loop == "fori_loop" and not any(self.traced(a) for a in node.args[:2]):
+            return  # static bounds: JAX makes it a scan, which reverse mode can go through
+        touched = any(self.differentiated.is_traced(a) for a in node.args)
+        functions = node.args[: body_position + 1]
+        for function in functions:
+            target = self.facts.scopes.resolve(function, self.func, node.lineno)
+            if target is not None:
+                touched = touched or bool(target[0].free_reads() & self.differentiated.traced)
+        if touched:
+            why = "with a traced trip count" if loop == "fori_loop" else "runs"
+            self.hit(node, "JP303", loop=dotted(node.func), why=why, reverse=self.func.reverse)
+
+    def _where_nan(self, node: ast.Call) -> None:
+        """``jnp.where(x > 0, jnp.sqrt(x), 0.0)``: the condition tests a value that an unsafe
+        function on a side is given as it is."""
+        tested = {n.id for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)}
+        if not tested or not self.traced(node.args[0]):
+            return
+        for side in node.args[1:]:
+            for inner in ast.walk(side):
+                if isinstance(inner, ast.Call) and self.names.qualified(inner.func) in _UNSAFE:
+                    given = inner.args[0] if inner.args else None
+                    what = f"{dotted(inner.func)}()"
+                elif isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Div):
+                    given, what = inner.right, "a division"
+                else:
+                    continue
+                if given is not None and self.traced(given) and self._unguarded(given, tested):
+                    self.hit(inner, "JP304", call=what)
+                    return
+
+    def _unguarded(self, given: ast.expr, tested: set[str]) -> bool:
+        if isinstance(given, ast.Call) and self.names.qualified(given.func) in _GUARDS:
+            return False
+        if isinstance(given, ast.Name) and given.id in self._guarded_names():
+            return False
+        return any(isinstance(n, ast.Name) and n.id in tested for n in ast.walk(given))
+
+    def _guarded_names(self) -> set[str]:
+        """Names assigned only from jnp.where, jnp.maximum or jnp.clip."""
+        if not hasattr(self, "_guarded"):
+            verdict: dict[str, bool] = {}
+            for node in self.func.nodes:
+                if isinstance(node, ast.Assign):
+                    guarded = isinstance(node.value, ast.Call) and (
+                        self.names.qualified(node.value.func) in _GUARDS
+                    )
+                    for target in node.targets:
+                        for name in names_in(target):
+                            verdict[name] = verdict.get(name, True) and guarded
+            self._guarded = {name for name, ok in verdict.items() if ok}
+        return self._guarded
+
+    def _host_randomness(self, node: ast.Call, name: str) -> bool:
+        if name.startswith("numpy.random.") and name not in _GENERATORS:
+            return True
+        if (
+            name.startswith("random.")
+            and "random" in self.names.imported
+            and name != "random.Random"
+        ):
+            return True
+        base = node.func.value if isinstance(node.func, ast.Attribute) else None
+        return (
+            isinstance(base, ast.Name)
+            and base.id in self.facts.generators
+            and base.id not in self.func.local
+        )
+
+    def _conversions(self, node: ast.Call, name: str, written: str, traced_argument: bool) -> None:
+        if name in CONVERSIONS and node.args and self.traced(node.args[0]):
+            self.hit(node, "JP202", call=f"{written}()")
+        elif (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("item", "tolist")
+            and not node.args
+            and self.traced(node.func.value)
+        ):
+            self.hit(node, "JP202", call=f".{node.func.attr}()")
+        elif name.startswith("math.") and traced_argument:
+            self.hit(node, "JP202", call=f"{written}()")
+        elif (
+            name.startswith("numpy.")
+            and not name.startswith("numpy.random.")
+            and name not in _NUMPY_STATIC
+            and traced_argument
+        ):
+            self.hit(node, "JP203", call=f"{written}()")
+        elif name == "range" and traced_argument:
+            self.hit(node, "JP204")
+
+    def _shapes(self, node: ast.Call, name: str) -> None:
+        on_array = isinstance(node.func, ast.Attribute) and self.traced(node.func.value)
+        if name.startswith("jax.") or on_array:
+            for keyword in node.keywords:
+                if keyword.arg in _SHAPE_KEYWORDS and self.traced(keyword.value):
+                    self.hit(
+                        keyword.value,
+                        "JP206",
+                        what=f"{_SHAPE_KEYWORDS[keyword.arg]} ({keyword.arg}=)",
+                    )
+                    return
+        positions: tuple[int, ...] | None = ()
+        if name in _SHAPE_POSITIONS:
+            positions = _SHAPE_POSITIONS[name]
+        elif on_array and isinstance(node.func, ast.Attribute) and node.func.attr in _SHAPE_METHODS:
+            positions = None
+        shape_args = (
+            node.args
+            if positions is None
+            else [node.args[i] for i in positions if i < len(node.args)]
+        )
+        for argument in shape_args:
+            if self.traced(argument):
+                self.hit(argument, "JP206", what=f"a shape (of {dotted(node.func)})")
+                return
+        if self.not_only_grad and not any(k.arg == "size" for k in node.keywords):
+            nonzero = name in _NONZERO or (name == "jax.numpy.where" and len(node.args) == 1)
+            method = (
+                isinstance(node.func, ast.Attribute) and node.func.attr == "nonzero" and on_array
+            )
+            if (nonzero and any(self.traced(a) for a in node.args)) or method:
+                self.hit(node, "JP207", what=f"{dotted(node.func)}() without size=")
+
+    def _shared_key(self, call: ast.Call) -> None:
+        direct = self.func.direct
+        key = key_argument(call)
+        if not isinstance(key, ast.Name) or not direct & {"vmap", "loop"}:
+            return
+        if "loop" in direct:
+            place, unit, fix = "the loop body", "step", "carry the key and split it at every step"
+        else:
+            place, unit, fix = (
+                "the vmapped function",
+                "row",
+                "split one key per row and map over them",
+            )
+        if key.id in self.func.unbatched:
+            source = "an argument that vmap passes whole to every row (in_axes=None)"
+        elif key.id not in self.func.local:
+            source = f"a key from outside {place}"
+        else:
+            return
+        self.hit(call, "JP122", once=key.id, name=key.id, source=source, unit=unit, fix=fix)
+
+    # -- control flow, indexing, settings ---------------------------------------------------
+
+    def _test(self, test: ast.expr, statement: str) -> None:
+        if not self.traced(test):
+            return
+        flag = _flag_argument(test)
+        if flag is not None and flag in self.func.traced_params:
+            self.hit(test, "JP205", statement=statement, name=flag)
+        else:
+            self.hit(test, "JP201", statement=statement)
+
+    def _subscript(self, node: ast.Subscript) -> None:
+        index = node.slice
+        parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        if any(isinstance(p, ast.Slice) and self.traced(p) for p in parts):
+            self.hit(node, "JP208")
+        elif (
+            self.not_only_grad
+            and self.traced(node.value)
+            and not (isinstance(node.value, ast.Attribute) and node.value.attr == "at")
+            and any(self._is_mask(p) for p in parts)
+        ):
+            self.hit(node, "JP207", what="a boolean mask as an index")
+        if self.cached and self.names.qualified(node.value) == "os.environ":
+            self.hit(node, "JP110", call="os.environ[...]")
+
+    def _mask_names(self) -> set[str]:
+        masks: set[str] = set()
+        for node in self.func.nodes:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name) and self._is_mask(node.value, masks):
+                    masks.add(target.id)
+        return masks
+
+    def _is_mask(self, node: ast.expr, masks: set[str] | None = None) -> bool:
+        masks = self.masks if masks is None else masks
+        if isinstance(node, ast.Name):
+            return node.id in masks
+        if isinstance(node, ast.Compare):
+            identity = all(
+                isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops
+            )
+            return not identity and self.traced(node)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+            return self._is_mask(node.operand, masks)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+            return self._is_mask(node.left, masks) or self._is_mask(node.right, masks)
+        return False
+
+    def _setting(self, node: ast.Name) -> None:
+        line = self.facts.rebound.get(node.id)
+        if (
+            line is not None
+            and self.cached
+            and node.id not in self.func.local
+            and node.id not in self.func.declared_global
+            and self.facts.outer(self.func, node.id) is self.facts.module
+        ):
+            self.hit(node, "JP111", once=node.id, name=node.id, line=line)
+
+
+def _everywhere(scope: Func, facts: _Facts) -> list[Hit]:
+    """The checks that hold in any code, traced or not."""
+    names = facts.names
+    hits = []
+    arrays = _array_names(scope, names)
+    loops = _loop_ranges(scope)
+    for node in scope.nodes:
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for element in _flatten(target):
+                    if (
+                        isinstance(element, ast.Subscript)
+                        and isinstance(element.value, ast.Name)
+                        and element.value.id in arrays
+                    ):
+                        hits.append(Hit(element, "JP209", {"name": element.value.id}))
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            update = node.value.func
+            if (
+                isinstance(update, ast.Attribute)
+                and update.attr in _AT_METHODS
+                and isinstance(update.value, ast.Subscript)
+                and isinstance(update.value.value, ast.Attribute)
+                and update.value.value.attr == "at"
+            ):
+                name = dotted(update.value.value.value) or "the array"
+                hits.append(Hit(node.value, "JP210", {"method": update.attr, "name": name}))
+        elif isinstance(node, ast.Call) and loops:
+            hits += _jit_in_loop(node, scope, facts, loops)
+    hits += _unhashable_statics(scope, facts)
+    body = getattr(scope.node, "body", None)
+    if isinstance(body, list):
+        for reuse in spent_uses(body, lambda node: _key_events(node, names)):
+            hits.append(Hit(reuse.node, "JP121", {"name": reuse.name, "line": reuse.line}))
+        hits += _donated_reads(scope, body, facts)
+    return hits
+
+
+def key_argument(call: ast.Call) -> ast.expr | None:
+    """The key a jax.random call is given: its first argument, or ``key=``."""
+    if call.args and not isinstance(call.args[0], ast.Starred):
+        return call.args[0]
+    return next((k.value for k in call.keywords if k.arg == "key"), None)
+
+
+def _key_events(node: ast.AST, names: Names) -> list[Event]:
+    """Each draw from a key held in a name; one in a comprehension draws again in every
+    round, unless the comprehension makes the key."""
+    events = []
+    bound_by_comprehension: dict[int, set[str]] = {}
+    for comprehension in (n for n in ast.walk(node) if isinstance(n, _COMPREHENSIONS)):
+        made = {name for g in comprehension.generators for name in names_in(g.target)}
+        for inner in ast.walk(comprehension):
+            bound_by_comprehension.setdefault(id(inner), set()).update(made)
+    for call in calls_in_order([node]):
+        key = key_argument(call) if names.qualified(call.func) in KEY_USERS else None
+        if isinstance(key, ast.Name):
+            bound = bound_by_comprehension.get(id(call))
+            always = bound is not None and key.id not in bound
+            events.append(Event(call, key.id, spends=True, always=always))
+    return events
+
+
+def _donated_reads(scope: Func, body: list[ast.stmt], facts: _Facts) -> list[Hit]:
+    """Names read after they were donated to a jitted function (``donate_argnums``)."""
+    donations: dict[int, tuple[str, str]] = {}  # id of the argument -> (name, function)
+    for node in scope.nodes:
+        if isinstance(node, ast.Call):
+            jitted = facts.scopes.jitted(node, scope)
+            donated = jitted.options("donate_argnums", "donate_argnames") if jitted else None
+            if jitted and donated:
+                for argument, param in jitted.arguments(node):
+                    if param in donated and isinstance(argument, ast.Name):
+                        donations[id(argument)] = (
+                            argument.id,
+                            dotted(node.func) or jitted.func.name,
+                        )
+    if not donations:
+        return []
+    donated_names = {name for name, _ in donations.values()}
+    function_at = {}  # (line, name) of a donation -> the function it went to
+    for node in scope.nodes:
+        if id(node) in donations:
+            name, function = donations[id(node)]
+            function_at[(position(node)[0], name)] = function
+
+    def events(node: ast.AST) -> list[Event]:
+        checked = {
+            id(inner.value)
+            for inner in ast.walk(node)
+            if isinstance(inner, ast.Attribute) and inner.attr == "is_deleted"
+        }
+        found = [
+            Event(inner, inner.id, spends=id(inner) in donations)
+            for inner in _walk_here(node)
+            if isinstance(inner, ast.Name)
+            and isinstance(inner.ctx, ast.Load)
+            and inner.id in donated_names
+            and id(inner) not in checked
+        ]
+        return sorted(found, key=lambda e: position(e.node))
+
+    hits = []
+    for read in spent_uses(body, events):
+        function = function_at.get((read.line, read.name), "a jitted function")
+        hits.append(
+            Hit(read.node, "JP302", {"name": read.name, "line": read.line, "function": function})
+        )
+    return hits
+
+
+def _walk_here(node: ast.AST) -> list[ast.AST]:
+    """The nodes under ``node``, not inside nested functions."""
+    found, stack = [], [node]
+    while stack:
+        inner = stack.pop()
+        found.append(inner)
+        if not isinstance(inner, _SCOPE_NODES) or inner is node:
+            stack.extend(ast.iter_child_nodes(inner))
+    return found
+
+
+def _unhashable_statics(scope: Func, facts: _Facts) -> list[Hit]:
+    """Lists, dicts, sets and mutable dataclasses passed as static arguments."""
+    hits = []
+    for node in scope.nodes:
+        if not isinstance(node, ast.Call) or not (node.args or node.keywords):
+            continue
+        jitted = facts.scopes.jitted(node, scope)
+        static = jitted.options("static_argnums", "static_argnames") if jitted else None
+        if not jitted or not static:
+            continue
+        for argument, param in jitted.arguments(node):
+            what = _unhashable(argument, facts) if param in static else None
+            if what:
+                function = dotted(node.func) or jitted.func.name
+                hits.append(
+                    Hit(argument, "JP211", {"name": param, "function": function, "what": what})
+                )
+    return hits
+
+
+def _unhashable(node: ast.expr, facts: _Facts) -> str | None:
+    if isinstance(node, (ast.List, ast.ListComp)):
+        return "a list"
+    if isinstance(node, (ast.Dict, ast.DictComp)):
+        return "a dict"
+    if isinstance(node, (ast.Set, ast.SetComp)):
+        return "a set"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        cls = facts.module.classes.get(node.func.id)
+        if cls is not None and _mutable_dataclass(cls, facts.names):
+            return f"a {cls.name} (a dataclass without frozen=True)"
+        name = facts.names.qualified(node.func)
+        if name in ("list", "dict", "set"):
+            return f"a {name}"
+    return None
+
+
+def _mutable_dataclass(cls: ast.ClassDef, names: Names) -> bool:
+    """A ``@dataclasses.dataclass`` with ``eq`` and without ``frozen`` or ``unsafe_hash``:
+    Python gives it no hash."""
+    for decorator in cls.decorator_list:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        if names.qualified(call.func if call else decorator) != "dataclasses.dataclass":
+            continue
+        options = {k.arg: k.value for k in (call.keywords if call else [])}
+        frozen, unsafe_hash, eq = (options.get(o) for o in ("frozen", "unsafe_hash", "eq"))
+        eq_off = isinstance(eq, ast.Constant) and eq.value is False
+        return not (_true(frozen) or _true(unsafe_hash) or eq_off)
+    return False
+
+
+def _jit_in_loop(node: ast.Call, scope: Func, facts: _Facts, loops: _Loops) -> list[Hit]:
+    transform = facts.scopes.transforms.get(facts.names.qualified(node.func) or "")
+    if transform is None or transform.kind not in _JIT_KINDS or not node.args:
+        return []
+    if not loops.contain(node.lineno):
+        return []
+    function = node.args[0]
+    what = None
+    if isinstance(function, ast.Lambda):
+        what = "lambda"
+    elif isinstance(function, ast.Call) and facts.names.qualified(function.func) in PARTIAL:
+        what = "functools.partial"
+    elif isinstance(function, ast.Name):
+        target = facts.scopes.resolve(function, scope, node.lineno)
+        if target is not None and loops.share(target[0].line, node.lineno):
+            what = "function defined in the loop"
+    if what is None:
+        return []
+    return [Hit(node, "JP301", {"transform": dotted(node.func), "what": what})]
+
+
+@dataclass(frozen=True)
+class _Loops:
+    """The line ranges of a scope's loop bodies, sorted by start, with the furthest end
+    among the first i of them: whether a line is in a loop is then one bisection."""
+
+    ranges: list[tuple[int, int]]
+    starts: list[int]
+    furthest: list[int]
+
+    def __bool__(self) -> bool:
+        return bool(self.ranges)
+
+    def contain(self, line: int) -> bool:
+        index = bisect.bisect_right(self.starts, line)
+        return index > 0 and self.furthest[index - 1] >= line
+
+    def share(self, first: int, second: int) -> bool:
+        """Whether one loop body holds both lines."""
+        return any(
+            start <= min(first, second) and max(first, second) <= end for start, end in self.ranges
+        )
+
+
+def _loop_ranges(scope: Func) -> _Loops:
+    ranges = sorted(
+        (node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno)
+        for node in scope.nodes
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While))
+    )
+    furthest, ends = 0, []
+    for _, end in ranges:
+        furthest = max(furthest, end)
+        ends.append(furthest)
+    return _Loops(ranges, [start for start, _ in ranges], ends)
+
+
+def _array_names(scope: Func, names: Names) -> set[str]:
+    """The names that ``scope`` binds only to JAX arrays (from jax.numpy and friends)."""
+    verdict: dict[str, bool] = {}
+    for node in scope.nodes:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    verdict[target.id] = verdict.get(target.id, True) and _builds_array(
+                        node.value, names, verdict
+                    )
+                else:
+                    for name in names_in(target):
+                        verdict[name] = False
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            for name in names_in(node.target):
+                verdict[name] = False
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            verdict[node.target.id] = False
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                for name in names_in(item.optional_vars) if item.optional_vars else ():
+                    verdict[name] = False
+    for param in [*scope.positional, *scope.kwonly]:
+        verdict[param] = False
+    return {name for name, is_array in verdict.items() if is_array}
+
+
+def _builds_array(
+    node: ast.expr | None, names: Names, known: dict[str, bool] | None = None
+) -> bool:
+    """Whether ``node`` makes a JAX array: a jax.numpy (jax.random, jax.nn, jax.scipy) call,
+    an ``.at[...]`` update, arithmetic on those, or a name already known to be one."""
+    if isinstance(node, ast.Call):
+        name = names.qualified(node.func) or ""
+        if name.startswith(_ARRAY_MODULES) and name not in _NOT_ONE_ARRAY:
+            return True
+        method = node.func
+        return (
+            isinstance(method, ast.Attribute)
+            and method.attr in _AT_METHODS
+            and isinstance(method.value, ast.Subscript)
+            and isinstance(method.value.value, ast.Attribute)
+            and method.value.value.attr == "at"
+        )
+    if isinstance(node, ast.BinOp):
+        return _builds_array(node.left, names, known) or _builds_array(node.right, names, known)
+    if isinstance(node, ast.UnaryOp):
+        return _builds_array(node.operand, names, known)
+    if isinstance(node, ast.Name) and known is not None:
+        return known.get(node.id, False)
+    return False
+
+
+def _is_container(node: ast.expr | None, names: Names) -> bool:
+    if isinstance(node, _CONTAINER_LITERALS):
+        return True
+    return isinstance(node, ast.Call) and names.qualified(node.func) in _CONTAINER_CALLS
+
+
+def _true(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and bool(node.value)
+
+
+def _is_constant(node: ast.expr | None) -> bool:
+    """A literal: a number, a string, True/False/None, or a tuple of them."""
+    if isinstance(node, ast.UnaryOp):
+        return _is_constant(node.operand)
+    if isinstance(node, ast.Tuple):
+        return all(_is_constant(e) for e in node.elts)
+    return isinstance(node, ast.Constant)
+
+
+def _is_array_annotation(node: ast.expr | None, names: Names) -> bool:
+    if node is None:
+        return False
+    name = names.qualified(node) or ""
+    return name in ("jax.Array", "jax.numpy.ndarray", "chex.Array", "jaxtyping.Array")
+
+
+def _flag_argument(test: ast.expr) -> str | None:
+    """The argument a test reads as a flag: ``flag``, ``not flag``, ``mode == "a"``."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if isinstance(test, ast.Name):
+        return test.id
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.Eq, ast.NotEq))
+        and isinstance(test.comparators[0], ast.Constant)
+        and isinstance(test.comparators[0].value, (str, bool))
+    ):
+        return test.left.id
+    return None
+
+
+def _flatten(target: ast.expr) -> list[ast.expr]:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [leaf for element in target.elts for leaf in _flatten(element)]
+    if isinstance(target, ast.Starred):
+        return _flatten(target.value)
+    return [target]

@@ -1,0 +1,168 @@
+"""Names used after they are spent: a flow through one block's statements, in order.
+
+Some values may be used once: a :mod:`jax.random` key (drawing from it twice
+gives the same numbers twice), an array donated to a jitted function (its
+buffer is deleted). :func:`spent_uses` walks a block of statements in source
+order with a caller's notion of *events*, each a name being spent or read, and
+reports each event on a name already spent. Assigning the name again
+(``key, sub = jax.random.split(key)``, ``params = step(params)``) makes it
+fresh. Branches are followed separately and joined (a name spent on either
+path counts as spent), and a loop's body is walked twice, so that a name spent
+in one iteration and not replaced is caught in the next. Nested functions are
+flows of their own and are skipped.
+
+The walk is linear: loops nested in loops would double it at each level, so
+once it has visited four times as many statements as the block holds, it walks
+the remaining loop bodies once.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import cast
+
+from jaxpurity._lint_taint import names_in
+
+__all__ = ["Event", "Spent", "calls_in_order", "position", "spent_uses"]
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_TRY: tuple[type, ...] = (ast.Try, getattr(ast, "TryStar", ast.Try))  # TryStar: Python 3.11+
+
+
+@dataclass(frozen=True)
+class Event:
+    """``name`` read (``spends=False``) or spent (``spends=True``) at ``node``; ``always``:
+    spent again on every round of a comprehension it sits in (so always a second time)."""
+
+    node: ast.AST
+    name: str
+    spends: bool
+    always: bool = False
+
+
+@dataclass(frozen=True)
+class Spent:
+    """An event on a name already spent: where, the name, and the line it was spent on."""
+
+    node: ast.AST
+    name: str
+    line: int
+
+
+def spent_uses(body: list[ast.stmt], events: Callable[[ast.AST], Iterable[Event]]) -> list[Spent]:
+    """The events of ``body`` on names already spent, in source order.
+
+    ``events(node)`` gives the events of one simple statement, or of one expression of a
+    compound statement's header (an ``if`` test, a ``for`` iterable), in the order they run.
+
+    Example:
+      >>> def draws(node):
+      ...     for call in calls_in_order([node]):
+      ...         if isinstance(call.func, ast.Name) and call.func.id == "draw":
+      ...             yield Event(call, call.args[0].id, spends=True)
+      >>> source = "a = draw(key)\\nif a:\\n    b = draw(key)\\nkey = new()\\nc = draw(key)"
+      >>> body = ast.parse(source).body
+      >>> [(s.node.lineno, s.name, s.line) for s in spent_uses(body, draws)]
+      [(3, 'key', 1)]
+    """
+    flow = _Flow(events, budget=4 * sum(isinstance(n, ast.stmt) for s in body for n in ast.walk(s)))
+    flow.block(body, {})
+    return sorted(flow.found.values(), key=lambda s: position(s.node))
+
+
+def calls_in_order(nodes: Iterable[ast.AST]) -> Iterator[ast.Call]:
+    """The calls in ``nodes``, outer before inner and left to right, not inside nested
+    functions."""
+    stack = list(reversed(list(nodes)))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _SCOPES):
+            continue
+        if isinstance(node, ast.Call):
+            yield node
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+class _Flow:
+    def __init__(self, events: Callable[[ast.AST], Iterable[Event]], budget: int) -> None:
+        self.events = events
+        self.budget = budget
+        self.found: dict[int, Spent] = {}
+
+    def block(self, statements: list[ast.stmt], spent: dict[str, int]) -> dict[str, int]:
+        for statement in statements:
+            spent = self.statement(statement, spent)
+        return spent
+
+    def statement(self, node: ast.stmt, spent: dict[str, int]) -> dict[str, int]:
+        self.budget -= 1
+        if isinstance(node, _SCOPES):
+            return spent
+        if isinstance(node, ast.If):
+            self.run(node.test, spent)
+            return _join(self.block(node.body, dict(spent)), self.block(node.orelse, dict(spent)))
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            loop_names: set[str] = set()
+            if isinstance(node, ast.While):
+                self.run(node.test, spent)
+            else:
+                self.run(node.iter, spent)
+                loop_names = set(names_in(node.target))
+            after = self.block(node.body, _without(spent, loop_names))
+            if self.budget > 0:
+                after = self.block(node.body, _without(after, loop_names))
+            return self.block(node.orelse, _join(spent, after))
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                self.run(item.context_expr, spent)
+                if item.optional_vars is not None:
+                    spent = _without(spent, set(names_in(item.optional_vars)))
+            return self.block(node.body, spent)
+        if isinstance(node, _TRY):
+            attempt = cast(ast.Try, node)
+            after = self.block(attempt.body, spent)
+            for handler in attempt.handlers:
+                after = _join(after, self.block(handler.body, dict(spent)))
+            after = self.block(attempt.orelse, after)
+            return self.block(attempt.finalbody, after)
+        if isinstance(node, ast.Match):
+            self.run(node.subject, spent)
+            joined = dict(spent)
+            for case in node.cases:
+                joined = _join(joined, self.block(case.body, dict(spent)))
+            return joined
+        self.run(node, spent)
+        return _without(spent, set(_stored(node)))
+
+    def run(self, node: ast.AST, spent: dict[str, int]) -> None:
+        for event in self.events(node):
+            line = getattr(event.node, "lineno", 0)
+            if event.always:
+                self.found.setdefault(id(event.node), Spent(event.node, event.name, line))
+            elif event.name in spent:
+                self.found.setdefault(
+                    id(event.node), Spent(event.node, event.name, spent[event.name])
+                )
+            if event.spends:
+                spent[event.name] = line
+
+
+def position(node: ast.AST) -> tuple[int, int]:
+    """Where ``node`` starts: (line, column)."""
+    return getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
+
+
+def _stored(node: ast.AST) -> Iterator[str]:
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
+            yield child.id
+
+
+def _without(spent: dict[str, int], names: set[str]) -> dict[str, int]:
+    return {k: v for k, v in spent.items() if k not in names}
+
+
+def _join(first: dict[str, int], second: dict[str, int]) -> dict[str, int]:
+    return {**second, **first}

@@ -1,0 +1,203 @@
+"""Which values in a traced function are tracers: the names derived from its traced inputs.
+
+Under a JAX transformation an argument is a tracer, and so is everything
+computed from it, except what is known while tracing: its ``.shape``,
+``.ndim``, ``.dtype`` and ``.size``, ``len()`` of it, ``isinstance`` and ``is``
+tests. :class:`Taint` follows assignments through one function, twice over its
+statements so that values carried around a loop are seen, and then answers
+whether an expression is traced. Each pass is linear in the function's size.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from jaxpurity._lint_names import Names
+
+__all__ = ["CONVERSIONS", "STATIC_ATTRIBUTES", "Taint", "names_in"]
+
+#: Attributes of a traced array that are Python values while tracing.
+STATIC_ATTRIBUTES = frozenset(
+    {"shape", "ndim", "dtype", "size", "weak_type", "sharding", "itemsize", "nbytes", "aval"}
+)
+
+#: Calls that turn a traced value into a Python one: the rules flag them; their result is
+#: not traced (so that one mistake is reported once).
+CONVERSIONS = frozenset({"bool", "int", "float", "complex", "operator.index"})
+
+# Calls whose result is known while tracing, whatever their arguments.
+_STATIC_CALLS = CONVERSIONS | {
+    "len",
+    "isinstance",
+    "issubclass",
+    "type",
+    "id",
+    "hasattr",
+    "callable",
+    "range",
+    "jax.numpy.shape",
+    "jax.numpy.ndim",
+    "jax.numpy.size",
+    "jax.numpy.result_type",
+    "jax.numpy.issubdtype",
+    "jax.numpy.iinfo",
+    "jax.numpy.finfo",
+    "jax.numpy.dtype",
+    "jax.dtypes.result_type",
+    "jax.eval_shape",
+    "jax.typeof",
+    "jax.tree_util.tree_structure",
+    "jax.tree.structure",
+    "numpy.shape",
+    "numpy.ndim",
+    "numpy.size",
+    "numpy.result_type",
+    "numpy.issubdtype",
+    "numpy.iinfo",
+    "numpy.finfo",
+    "numpy.dtype",
+}
+
+_IDENTITY_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+
+
+def names_in(target: ast.expr) -> Iterable[str]:
+    """The names an assignment target binds: ``a``, and each of ``a, (b, *c)``."""
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from names_in(element)
+    elif isinstance(target, ast.Starred):
+        yield from names_in(target.value)
+
+
+class Taint:
+    """The traced names of one function, and whether an expression is traced.
+
+    Args:
+      names: The module's :class:`~jaxpurity._lint_names.Names`.
+      traced: The names known to hold tracers on entry (traced parameters, and the
+        traced names of an enclosing traced function that this one reads).
+
+    Example:
+      >>> import ast
+      >>> tree = ast.parse("def f(x, n):\\n    y = x * 2\\n    m = y.shape[0]")
+      >>> taint = Taint(Names(tree), {"x"})
+      >>> taint.follow(list(ast.walk(tree.body[0])))
+      >>> sorted(taint.traced)
+      ['x', 'y']
+    """
+
+    def __init__(self, names: Names, traced: Iterable[str]) -> None:
+        self.names = names
+        self.traced = set(traced)
+        self._memo: dict[int, bool] | None = None
+
+    def follow(self, nodes: list[ast.AST]) -> None:
+        """Add the names that ``nodes`` (one function's own nodes, in source order) assign
+        from traced values; then answer from a memo (the set no longer changes)."""
+        for _ in range(2):
+            for node in nodes:
+                self._assign(node)
+        self._memo = {}
+
+    def _assign(self, node: ast.AST) -> None:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self._bind(target, node.value)
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+            self._bind(node.target, node.value)
+        elif isinstance(node, ast.AugAssign):
+            if isinstance(node.target, ast.Name) and self.is_traced(node.value):
+                self.traced.add(node.target.id)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            self._bind_items(node.target, node.iter)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    self._bind(item.optional_vars, item.context_expr)
+
+    def _bind(self, target: ast.expr, value: ast.expr) -> None:
+        if (
+            isinstance(target, (ast.Tuple, ast.List))
+            and isinstance(value, (ast.Tuple, ast.List))
+            and len(target.elts) == len(value.elts)
+            and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts)
+        ):
+            for element, part in zip(target.elts, value.elts, strict=True):
+                self._bind(element, part)
+        elif self.is_traced(value):
+            self.traced.update(names_in(target))
+
+    def _bind_items(self, target: ast.expr, iterable: ast.expr) -> None:
+        """Bind a loop target to the items of ``iterable``: ``enumerate``'s count and
+        ``range``'s numbers are Python ints; ``zip`` pairs each target with its source."""
+        if isinstance(iterable, ast.Call) and not iterable.keywords:
+            function = self.names.qualified(iterable.func)
+            parts = target.elts if isinstance(target, ast.Tuple) else None
+            if function == "range":
+                return
+            if function == "enumerate" and parts and len(parts) == 2 and iterable.args:
+                self._bind_items(parts[1], iterable.args[0])
+                return
+            if function == "zip" and parts and len(parts) == len(iterable.args):
+                for part, source in zip(parts, iterable.args, strict=True):
+                    self._bind_items(part, source)
+                return
+        if self.is_traced(iterable):
+            self.traced.update(names_in(target))
+
+    def is_traced(self, node: ast.expr | None) -> bool:
+        """Whether ``node`` holds (or builds from) a tracer while JAX traces the function."""
+        if node is None:
+            return False
+        if self._memo is None:
+            return self._traced(node)
+        key = id(node)
+        if key not in self._memo:
+            self._memo[key] = self._traced(node)
+        return self._memo[key]
+
+    def _traced(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in self.traced
+        if isinstance(node, ast.Attribute):
+            return node.attr not in STATIC_ATTRIBUTES and self.is_traced(node.value)
+        if isinstance(node, ast.Subscript):
+            return self.is_traced(node.value)
+        if isinstance(node, ast.Call):
+            if self.names.qualified(node.func) in _STATIC_CALLS:
+                return False
+            arguments = [*node.args, *(k.value for k in node.keywords)]
+            if any(self.is_traced(a) for a in arguments):
+                return True
+            return isinstance(node.func, ast.Attribute) and self.is_traced(node.func.value)
+        if isinstance(node, ast.Compare):
+            if all(isinstance(op, _IDENTITY_TESTS) for op in node.ops):
+                return False
+            return any(self.is_traced(e) for e in [node.left, *node.comparators])
+        if isinstance(node, ast.BinOp):
+            return self.is_traced(node.left) or self.is_traced(node.right)
+        if isinstance(node, (ast.UnaryOp, ast.Starred, ast.Await, ast.FormattedValue)):
+            return self.is_traced(node.operand if isinstance(node, ast.UnaryOp) else node.value)
+        if isinstance(node, ast.NamedExpr):
+            return self.is_traced(node.value)
+        if isinstance(node, ast.BoolOp):
+            return any(self.is_traced(v) for v in node.values)
+        if isinstance(node, ast.IfExp):
+            return self.is_traced(node.body) or self.is_traced(node.orelse)
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return any(self.is_traced(e) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            return any(self.is_traced(v) for v in node.values)
+        if isinstance(node, ast.JoinedStr):
+            return any(self.is_traced(v) for v in node.values)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            return self.is_traced(node.elt)
+        if isinstance(node, ast.DictComp):
+            return self.is_traced(node.value)
+        if isinstance(node, ast.Slice):
+            return any(self.is_traced(p) for p in (node.lower, node.upper, node.step))
+        return False

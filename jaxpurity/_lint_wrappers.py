@@ -1,0 +1,132 @@
+"""The JAX transformations ``jaxpurity lint`` knows: which arguments are functions, which traced.
+
+Knowledge is data: each :class:`Transform` says what kind of trace it makes
+(compiled and cached like ``jit``, batched like ``vmap``, a loop body, ...),
+where its function arguments are, and which parameters of those functions
+receive tracers. :mod:`jaxpurity._lint_scope` reads this table; the rules read
+the kinds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["CACHED", "DEVICES", "PARTIAL", "TRANSFORMS", "Transform", "jit_like"]
+
+#: Kinds whose Python body does not run again on every call: jit's cache, and the bodies
+#: of lax loops and branches, traced once per loop or branch.
+CACHED = frozenset({"jit", "pmap", "loop", "branch"})
+#: Kinds that run one program on many devices.
+DEVICES = frozenset({"pmap", "shard_map"})
+
+#: ``functools.partial`` and its spellings.
+PARTIAL = frozenset({"functools.partial", "partial"})
+
+
+@dataclass(frozen=True)
+class Transform:
+    """One JAX transformation, as the linter sees a call of it.
+
+    Attributes:
+      kind: ``"jit"`` (compiled, cached), ``"pmap"``, ``"vmap"``, ``"grad"``, ``"loop"``
+        (a lax loop body), ``"branch"`` (a cond or switch branch), ``"shard_map"``,
+        ``"checkpoint"``, ``"trace"`` (traced once per call, as ``make_jaxpr``), or
+        ``"transform"`` (Haiku's, run with concrete values until jitted).
+      functions: The function arguments, as (position, keyword) pairs.
+      seeds: Which parameters of the function receive tracers: ``"all"``, ``"none"``
+        (non-arrays stay Python values, as in ``eqx.filter_jit``), ``"static"`` (all but
+        ``static_argnums``/``static_argnames``), ``"pmap"`` (all but
+        ``static_broadcasted_argnums``), ``"in_axes"`` (all but those mapped with ``None``),
+        or ``"argnums"`` (the differentiated ones, the first by default).
+      sequence: The function argument is a list of functions (``lax.switch``'s branches).
+      reverse: It differentiates in reverse mode (``grad``, ``vjp``), which cannot go
+        through a loop whose length is traced; its traced parameters are the
+        differentiated ones.
+    """
+
+    kind: str
+    functions: tuple[tuple[int, str], ...] = ((0, "fun"),)
+    seeds: str = "all"
+    sequence: bool = False
+    reverse: bool = False
+
+
+_JIT = Transform("jit", seeds="static")
+_FILTERED = {
+    "jit": Transform("jit", seeds="none"),
+    "pmap": Transform("pmap", seeds="none"),
+    "vmap": Transform("vmap", seeds="none"),
+    "grad": Transform("grad", seeds="none"),
+    "checkpoint": Transform("checkpoint", seeds="none"),
+    "loop": Transform("loop", ((0, "f"),), seeds="none"),
+    "shard_map": Transform("shard_map", seeds="none"),
+}
+
+
+_LAX = {
+    "scan": Transform("loop", ((0, "f"),)),
+    "fori_loop": Transform("loop", ((2, "body_fun"),)),
+    "while_loop": Transform("loop", ((0, "cond_fun"), (1, "body_fun"))),
+    "map": Transform("loop", ((0, "f"),)),
+    "associative_scan": Transform("loop", ((0, "fn"),)),
+    "cond": Transform("branch", ((1, "true_fun"), (2, "false_fun"))),
+    "switch": Transform("branch", ((1, "branches"),), sequence=True),
+}
+
+
+def _lax(prefix: str, names: str) -> dict[str, Transform]:
+    """The loop and branch functions of ``jax.lax`` that the module ``prefix`` mirrors."""
+    return {f"{prefix}.{name}": _LAX[name] for name in names.split()}
+
+
+#: Every transformation by qualified name (see :mod:`jaxpurity._lint_names`).
+TRANSFORMS: dict[str, Transform] = {
+    "jax.jit": _JIT,
+    "jax.pmap": Transform("pmap", seeds="pmap"),
+    "jax.vmap": Transform("vmap", seeds="in_axes"),
+    "jax.grad": Transform("grad", seeds="argnums", reverse=True),
+    "jax.value_and_grad": Transform("grad", seeds="argnums", reverse=True),
+    "jax.jacrev": Transform("grad", seeds="argnums", reverse=True),
+    "jax.hessian": Transform("grad", seeds="argnums", reverse=True),
+    "jax.vjp": Transform("grad", reverse=True),
+    "jax.jacfwd": Transform("grad", seeds="argnums"),
+    "jax.jvp": Transform("grad"),
+    "jax.linearize": Transform("grad"),
+    "jax.checkpoint": Transform("checkpoint", seeds="static"),
+    "jax.shard_map": Transform("shard_map"),
+    "jax.make_jaxpr": Transform("trace", seeds="static"),
+    "jax.eval_shape": Transform("trace"),
+    "jax.experimental.checkify.checkify": Transform("trace"),
+    **_lax("jax.lax", " ".join(_LAX)),
+    **_lax("jaxpurity", "scan fori_loop while_loop cond switch"),
+    "jaxpurity.collect": Transform("loop", ((0, "fn"),)),
+    "equinox.filter_jit": _FILTERED["jit"],
+    "equinox.filter_pmap": _FILTERED["pmap"],
+    "equinox.filter_vmap": _FILTERED["vmap"],
+    "equinox.filter_grad": _FILTERED["grad"],
+    "equinox.filter_value_and_grad": _FILTERED["grad"],
+    "equinox.filter_checkpoint": _FILTERED["checkpoint"],
+    "flax.nnx.jit": _FILTERED["jit"],
+    "flax.nnx.pmap": _FILTERED["pmap"],
+    "flax.nnx.vmap": _FILTERED["vmap"],
+    "flax.nnx.grad": _FILTERED["grad"],
+    "flax.nnx.value_and_grad": _FILTERED["grad"],
+    "flax.nnx.remat": _FILTERED["checkpoint"],
+    "flax.nnx.scan": _FILTERED["loop"],
+    "flax.nnx.shard_map": _FILTERED["shard_map"],
+    "haiku.transform": Transform("transform", seeds="none"),
+    "haiku.transform_with_state": Transform("transform", seeds="none"),
+    "haiku.vmap": Transform("vmap", seeds="in_axes"),
+    "haiku.remat": Transform("checkpoint", seeds="static"),
+    **_lax("haiku", "scan fori_loop while_loop map cond switch"),
+}
+
+
+def jit_like(extra: frozenset[str] = frozenset()) -> dict[str, Transform]:
+    """:data:`TRANSFORMS` with ``extra`` names (a project's own wrappers) read as ``jax.jit``.
+
+    Example:
+      >>> jit_like(frozenset({"mylib.jit"}))["mylib.jit"].kind
+      'jit'
+    """
+    return {**TRANSFORMS, **dict.fromkeys(extra, _JIT)}
