@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from jaxpurity._lint_flow import Event, calls_in_order, position, spent_uses
 from jaxpurity._lint_names import Names, dotted
-from jaxpurity._lint_scope import Func, Scopes
+from jaxpurity._lint_scope import Func, Jitted, Scopes
 from jaxpurity._lint_taint import CONVERSIONS, Taint, names_in
 from jaxpurity._lint_wrappers import CACHED, DEVICES, PARTIAL
 
@@ -209,10 +209,11 @@ class _Facts:
         module = scopes.module
         self.module = module
         self._containers: dict[int, set[str]] = {}
+        self._self_containers: dict[int, set[str]] = {}
         self.generators = {
             target.id
-            for node in module.nodes
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            for node in module.of(ast.Assign)
+            if isinstance(node.value, ast.Call)
             if self.names.qualified(node.value.func) in _GENERATORS
             for target in node.targets
             if isinstance(target, ast.Name)
@@ -224,14 +225,34 @@ class _Facts:
         key = id(scope)
         if key not in self._containers:
             found = set()
-            for node in scope.nodes:
-                if isinstance(node, (ast.Assign, ast.AnnAssign)) and _is_container(
-                    node.value, self.names
-                ):
+            assignments: list[ast.Assign | ast.AnnAssign] = [
+                *scope.of(ast.Assign),
+                *scope.of(ast.AnnAssign),
+            ]
+            for node in assignments:
+                if _is_container(node.value, self.names):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                     found |= {path for path in map(dotted, targets) if path is not None}
             self._containers[key] = found
         return self._containers[key]
+
+    def self_containers(self, cls: ast.ClassDef) -> set[str]:
+        """The attributes that a class's methods set to a list, dict or set (``self.x = []``)."""
+        key = id(cls)
+        if key not in self._self_containers:
+            found = set()
+            for method in self.scopes.methods(cls):
+                for node in method.of(ast.Assign):
+                    if _is_container(node.value, self.names):
+                        found |= {
+                            t.attr
+                            for t in node.targets
+                            if isinstance(t, ast.Attribute)
+                            and isinstance(t.value, ast.Name)
+                            and t.value.id == method.self_name
+                        }
+            self._self_containers[key] = found
+        return self._self_containers[key]
 
     def outer(self, func: Func, root: str) -> Func | None:
         """The scope that a free name of ``func`` belongs to: an enclosing function, or the
@@ -251,8 +272,8 @@ class _Facts:
         module, scopes = self.module, self.scopes
         transformed = {
             target.id
-            for node in module.nodes
-            if isinstance(node, ast.Assign) and scopes.is_transform_call(node.value)
+            for node in module.of(ast.Assign)
+            if scopes.is_transform_call(node.value)
             for target in node.targets
             if isinstance(target, ast.Name)
         }
@@ -280,12 +301,17 @@ class _Facts:
                         rebound.setdefault(name, node.lineno)
                     bound_before.add(name)
         for func in scopes.funcs:
-            for node in func.nodes:
-                if isinstance(node, (ast.Assign, ast.AugAssign)):
-                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                    for target in targets:
-                        if isinstance(target, ast.Name) and target.id in func.declared_global:
-                            rebound.setdefault(target.id, node.lineno)
+            if not func.declared_global:
+                continue
+            assignments: list[ast.Assign | ast.AugAssign] = [
+                *func.of(ast.Assign),
+                *func.of(ast.AugAssign),
+            ]
+            for node in assignments:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id in func.declared_global:
+                        rebound.setdefault(target.id, node.lineno)
         return rebound
 
 
@@ -308,7 +334,7 @@ class _TracedChecks:
         self.differentiated: Taint | None = None
         if func.differentiated:
             self.differentiated = Taint(self.names, func.differentiated)
-            self.differentiated.follow(func.nodes)
+            self.differentiated.follow(func.binders, facts.scopes.type_checked(func))
 
     def hit(self, node: ast.AST, code: str, once: str | None = None, **fields: object) -> None:
         if once is not None:
@@ -320,6 +346,9 @@ class _TracedChecks:
 
     def traced(self, node: ast.expr | None) -> bool:
         return self.taint.is_traced(node)
+
+    def array(self, node: ast.expr | None) -> bool:
+        return self.taint.is_array(node)
 
     def run(self) -> list[Hit]:
         self._definition()
@@ -385,21 +414,23 @@ class _TracedChecks:
         annotations = [a.annotation for a in [*node.args.posonlyargs, *node.args.args]]
         if any(_is_array_annotation(a, self.names) for a in [*annotations, node.returns]):
             return True
+        blocks: list[ast.With | ast.AsyncWith] = [
+            *self.func.of(ast.With),
+            *self.func.of(ast.AsyncWith),
+        ]
         concrete = [
             (n.lineno, n.end_lineno or n.lineno)
-            for n in self.func.nodes
-            if isinstance(n, (ast.With, ast.AsyncWith))
-            and any(
+            for n in blocks
+            if any(
                 self.names.qualified(item.context_expr.func) == "jax.ensure_compile_time_eval"
                 for item in n.items
                 if isinstance(item.context_expr, ast.Call)
             )
         ]
         return any(
-            isinstance(n, ast.Return)
-            and _builds_array(n.value, self.names)
+            _builds_array(n.value, self.names)
             and not any(start <= n.lineno <= end for start, end in concrete)
-            for n in self.func.nodes
+            for n in self.func.of(ast.Return)
         )
 
     # -- state: globals, outer containers, self -------------------------------------------
@@ -447,21 +478,27 @@ class _TracedChecks:
             return
         name = path if item or isinstance(target, ast.Call) else dotted(target) or path
         if self.in_loop:
-            self.hit(target, "JP103", name=name)
+            effect = "and what it stores is a tracer" if value_traced else "not once per step"
+            self.hit(target, "JP103", name=name, effect=effect)
         elif self.cached:
             self.hit(target, "JP102", name=name)
         elif value_traced:
             self.hit(target, "JP104", name=name)
 
-    def _enclosing_self(self) -> str | None:
-        scope = self.func.parent
-        while scope is not None:
-            if scope.self_name is not None:
-                return scope.self_name
+    def _method(self) -> Func | None:
+        """The method this function is, or is defined in."""
+        scope: Func | None = self.func
+        while scope is not None and scope.self_name is None:
             scope = scope.parent
-        return None
+        return scope
+
+    def _enclosing_self(self) -> str | None:
+        method = self._method()
+        return method.self_name if method else None
 
     def _self_store(self, target: ast.expr, base: ast.expr, value_traced: bool) -> None:
+        """``self.x = v`` always; ``self.x[k] = v`` and ``self.x.append(v)`` when the class
+        makes ``self.x`` a list, dict or set (else ``update`` may be an optimizer's)."""
         if not (self.cached or value_traced) or self.func.root.startswith("flax.nnx"):
             return
         attribute = target if isinstance(target, ast.Attribute) else base
@@ -469,8 +506,16 @@ class _TracedChecks:
             isinstance(attribute, ast.Attribute) and isinstance(attribute.value, ast.Name)
         ):
             attribute = attribute.value
-        if isinstance(attribute, ast.Attribute):
-            self.hit(target, "JP105", name=attribute.attr)
+        if not isinstance(attribute, ast.Attribute):
+            return
+        method = self._method()
+        if attribute is not target and (
+            method is None
+            or method.cls is None
+            or attribute.attr not in self.facts.self_containers(method.cls)
+        ):
+            return
+        self.hit(target, "JP105", name=attribute.attr)
 
     # -- calls ---------------------------------------------------------------------------
 
@@ -479,9 +524,11 @@ class _TracedChecks:
         written = dotted(node.func) or name
         arguments = [*node.args, *(k.value for k in node.keywords)]
         traced_argument = any(self.traced(a) for a in arguments)
+        array_argument = any(self.array(a) for a in arguments)
         if isinstance(node.func, ast.Attribute) and node.func.attr in _STORES:
             self._store(node, node.func.value, traced_argument, item=False)
-        if name == "print" and traced_argument:
+        printed = [a.value if isinstance(a, ast.Starred) else a for a in node.args]
+        if name == "print" and any(self._shows_tracer(a) for a in printed):
             on_devices = self.func.kinds & DEVICES
             self.hit(node, "JP131" if on_devices else "JP130")
         elif name == "jax.debug.print" and node.args and isinstance(node.args[0], ast.JoinedStr):
@@ -491,7 +538,7 @@ class _TracedChecks:
             self.hit(node, "JP110", call=written + "()")
         if self.not_only_grad and self._host_randomness(node, name):
             self.hit(node, "JP120", call=written + "()")
-        self._conversions(node, name, written, traced_argument)
+        self._conversions(node, name, written, array_argument)
         self._shapes(node, name)
         if name in KEY_USERS:
             self._shared_key(node)
@@ -547,14 +594,13 @@ class _TracedChecks:
         """Names assigned only from jnp.where, jnp.maximum or jnp.clip."""
         if not hasattr(self, "_guarded"):
             verdict: dict[str, bool] = {}
-            for node in self.func.nodes:
-                if isinstance(node, ast.Assign):
-                    guarded = isinstance(node.value, ast.Call) and (
-                        self.names.qualified(node.value.func) in _GUARDS
-                    )
-                    for target in node.targets:
-                        for name in names_in(target):
-                            verdict[name] = verdict.get(name, True) and guarded
+            for node in self.func.of(ast.Assign):
+                guarded = isinstance(node.value, ast.Call) and (
+                    self.names.qualified(node.value.func) in _GUARDS
+                )
+                for target in node.targets:
+                    for name in names_in(target):
+                        verdict[name] = verdict.get(name, True) and guarded
             self._guarded = {name for name, ok in verdict.items() if ok}
         return self._guarded
 
@@ -574,8 +620,20 @@ class _TracedChecks:
             and base.id not in self.func.local
         )
 
-    def _conversions(self, node: ast.Call, name: str, written: str, traced_argument: bool) -> None:
-        if name in CONVERSIONS and node.args and self.traced(node.args[0]):
+    def _shows_tracer(self, node: ast.expr) -> bool:
+        """Whether printing ``node`` shows a tracer: an array, a traced argument or name
+        (perhaps a pytree of them), or a string formatted from one."""
+        if isinstance(node, ast.JoinedStr):
+            return any(
+                isinstance(v, ast.FormattedValue) and self._shows_tracer(v.value)
+                for v in node.values
+            )
+        if isinstance(node, ast.Name):
+            return self.traced(node)
+        return self.array(node)
+
+    def _conversions(self, node: ast.Call, name: str, written: str, array_argument: bool) -> None:
+        if name in CONVERSIONS and node.args and self.array(node.args[0]):
             self.hit(node, "JP202", call=f"{written}()")
         elif (
             isinstance(node.func, ast.Attribute)
@@ -584,23 +642,23 @@ class _TracedChecks:
             and self.traced(node.func.value)
         ):
             self.hit(node, "JP202", call=f".{node.func.attr}()")
-        elif name.startswith("math.") and traced_argument:
+        elif name.startswith("math.") and array_argument:
             self.hit(node, "JP202", call=f"{written}()")
         elif (
             name.startswith("numpy.")
             and not name.startswith("numpy.random.")
             and name not in _NUMPY_STATIC
-            and traced_argument
+            and array_argument
         ):
             self.hit(node, "JP203", call=f"{written}()")
-        elif name == "range" and traced_argument:
+        elif name == "range" and array_argument:
             self.hit(node, "JP204")
 
     def _shapes(self, node: ast.Call, name: str) -> None:
         on_array = isinstance(node.func, ast.Attribute) and self.traced(node.func.value)
         if name.startswith("jax.") or on_array:
             for keyword in node.keywords:
-                if keyword.arg in _SHAPE_KEYWORDS and self.traced(keyword.value):
+                if keyword.arg in _SHAPE_KEYWORDS and self.array(keyword.value):
                     self.hit(
                         keyword.value,
                         "JP206",
@@ -618,7 +676,7 @@ class _TracedChecks:
             else [node.args[i] for i in positions if i < len(node.args)]
         )
         for argument in shape_args:
-            if self.traced(argument):
+            if self.array(argument):
                 self.hit(argument, "JP206", what=f"a shape (of {dotted(node.func)})")
                 return
         if self.not_only_grad and not any(k.arg == "size" for k in node.keywords):
@@ -626,7 +684,7 @@ class _TracedChecks:
             method = (
                 isinstance(node.func, ast.Attribute) and node.func.attr == "nonzero" and on_array
             )
-            if (nonzero and any(self.traced(a) for a in node.args)) or method:
+            if (nonzero and any(self.array(a) for a in node.args)) or method:
                 self.hit(node, "JP207", what=f"{dotted(node.func)}() without size=")
 
     def _shared_key(self, call: ast.Call) -> None:
@@ -653,18 +711,25 @@ class _TracedChecks:
     # -- control flow, indexing, settings ---------------------------------------------------
 
     def _test(self, test: ast.expr, statement: str) -> None:
-        if not self.traced(test):
-            return
         flag = _flag_argument(test)
-        if flag is not None and flag in self.func.traced_params:
+        if flag is not None and flag in self.func.traced_params and flag in self.taint.arrays:
             self.hit(test, "JP205", statement=statement, name=flag)
-        else:
+        elif self._tests_array(test):
             self.hit(test, "JP201", statement=statement)
+
+    def _tests_array(self, test: ast.expr) -> bool:
+        """Whether Python must turn an array into a bool to decide ``test``."""
+        if isinstance(test, ast.BoolOp):
+            return any(self._tests_array(v) for v in test.values)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._tests_array(test.operand)
+        return self.array(test)
 
     def _subscript(self, node: ast.Subscript) -> None:
         index = node.slice
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
-        if any(isinstance(p, ast.Slice) and self.traced(p) for p in parts):
+        bounds = [b for p in parts if isinstance(p, ast.Slice) for b in (p.lower, p.upper, p.step)]
+        if any(self.array(b) for b in bounds):
             self.hit(node, "JP208")
         elif (
             self.not_only_grad
@@ -678,8 +743,8 @@ class _TracedChecks:
 
     def _mask_names(self) -> set[str]:
         masks: set[str] = set()
-        for node in self.func.nodes:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        for node in self.func.of(ast.Assign):
+            if len(node.targets) == 1:
                 target = node.targets[0]
                 if isinstance(target, ast.Name) and self._is_mask(node.value, masks):
                     masks.add(target.id)
@@ -690,10 +755,7 @@ class _TracedChecks:
         if isinstance(node, ast.Name):
             return node.id in masks
         if isinstance(node, ast.Compare):
-            identity = all(
-                isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops
-            )
-            return not identity and self.traced(node)
+            return self.array(node)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
             return self._is_mask(node.operand, masks)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
@@ -718,36 +780,49 @@ def _everywhere(scope: Func, facts: _Facts) -> list[Hit]:
     hits = []
     arrays = _array_names(scope, names)
     loops = _loop_ranges(scope)
-    for node in scope.nodes:
-        if isinstance(node, (ast.Assign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                for element in _flatten(target):
-                    if (
-                        isinstance(element, ast.Subscript)
-                        and isinstance(element.value, ast.Name)
-                        and element.value.id in arrays
-                    ):
-                        hits.append(Hit(element, "JP209", {"name": element.value.id}))
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            update = node.value.func
-            if (
-                isinstance(update, ast.Attribute)
-                and update.attr in _AT_METHODS
-                and isinstance(update.value, ast.Subscript)
-                and isinstance(update.value.value, ast.Attribute)
-                and update.value.value.attr == "at"
-            ):
-                name = dotted(update.value.value.value) or "the array"
-                hits.append(Hit(node.value, "JP210", {"method": update.attr, "name": name}))
-        elif isinstance(node, ast.Call) and loops:
-            hits += _jit_in_loop(node, scope, facts, loops)
-    hits += _unhashable_statics(scope, facts)
+    calls: list[tuple[ast.Call, Jitted]] = []  # the calls of jitted functions
+    draws = False  # whether the scope draws from a jax.random key at all
+    assignments: list[ast.Assign | ast.AugAssign] = [
+        *scope.of(ast.Assign),
+        *scope.of(ast.AugAssign),
+    ]
+    for node in assignments:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            for element in _flatten(target):
+                if (
+                    isinstance(element, ast.Subscript)
+                    and isinstance(element.value, ast.Name)
+                    and element.value.id in arrays
+                ):
+                    hits.append(Hit(element, "JP209", {"name": element.value.id}))
+    for statement in scope.of(ast.Expr):
+        update = statement.value.func if isinstance(statement.value, ast.Call) else None
+        if (
+            isinstance(update, ast.Attribute)
+            and update.attr in _AT_METHODS
+            and isinstance(update.value, ast.Subscript)
+            and isinstance(update.value.value, ast.Attribute)
+            and update.value.value.attr == "at"
+        ):
+            name = _short(update.value.value.value)
+            hits.append(Hit(statement.value, "JP210", {"method": update.attr, "name": name}))
+    for call in scope.of(ast.Call):
+        if loops:
+            hits += _jit_in_loop(call, scope, facts, loops)
+        if names.qualified(call.func) in KEY_USERS:
+            draws = True
+        jitted = facts.scopes.jitted(call, scope)
+        if jitted is not None:
+            calls.append((call, jitted))
+    hits += _unhashable_statics(calls, facts)
     body = getattr(scope.node, "body", None)
     if isinstance(body, list):
-        for reuse in spent_uses(body, lambda node: _key_events(node, names)):
-            hits.append(Hit(reuse.node, "JP121", {"name": reuse.name, "line": reuse.line}))
-        hits += _donated_reads(scope, body, facts)
+        budget = 4 * len(scope.nodes)
+        if draws:
+            for reuse in spent_uses(body, lambda node: _key_events(node, names), budget):
+                hits.append(Hit(reuse.node, "JP121", {"name": reuse.name, "line": reuse.line}))
+        hits += _donated_reads(scope, body, calls, budget)
     return hits
 
 
@@ -765,8 +840,10 @@ def _key_events(node: ast.AST, names: Names) -> list[Event]:
     bound_by_comprehension: dict[int, set[str]] = {}
     for comprehension in (n for n in ast.walk(node) if isinstance(n, _COMPREHENSIONS)):
         made = {name for g in comprehension.generators for name in names_in(g.target)}
+        once = {id(n) for n in ast.walk(comprehension.generators[0].iter)}  # runs once
         for inner in ast.walk(comprehension):
-            bound_by_comprehension.setdefault(id(inner), set()).update(made)
+            if id(inner) not in once:
+                bound_by_comprehension.setdefault(id(inner), set()).update(made)
     for call in calls_in_order([node]):
         key = key_argument(call) if names.qualified(call.func) in KEY_USERS else None
         if isinstance(key, ast.Name):
@@ -776,28 +853,24 @@ def _key_events(node: ast.AST, names: Names) -> list[Event]:
     return events
 
 
-def _donated_reads(scope: Func, body: list[ast.stmt], facts: _Facts) -> list[Hit]:
+def _donated_reads(
+    scope: Func, body: list[ast.stmt], calls: list[tuple[ast.Call, Jitted]], budget: int
+) -> list[Hit]:
     """Names read after they were donated to a jitted function (``donate_argnums``)."""
     donations: dict[int, tuple[str, str]] = {}  # id of the argument -> (name, function)
-    for node in scope.nodes:
-        if isinstance(node, ast.Call):
-            jitted = facts.scopes.jitted(node, scope)
-            donated = jitted.options("donate_argnums", "donate_argnames") if jitted else None
-            if jitted and donated:
-                for argument, param in jitted.arguments(node):
-                    if param in donated and isinstance(argument, ast.Name):
-                        donations[id(argument)] = (
-                            argument.id,
-                            dotted(node.func) or jitted.func.name,
-                        )
+    for node, jitted in calls:
+        donated = jitted.options("donate_argnums", "donate_argnames")
+        for argument, param in jitted.arguments(node) if donated else ():
+            if param in (donated or ()) and isinstance(argument, ast.Name):
+                donations[id(argument)] = (argument.id, dotted(node.func) or jitted.func.name)
     if not donations:
         return []
     donated_names = {name for name, _ in donations.values()}
     function_at = {}  # (line, name) of a donation -> the function it went to
-    for node in scope.nodes:
-        if id(node) in donations:
-            name, function = donations[id(node)]
-            function_at[(position(node)[0], name)] = function
+    for argument in scope.of(ast.Name):
+        if id(argument) in donations:
+            name, function = donations[id(argument)]
+            function_at[(argument.lineno, name)] = function
 
     def events(node: ast.AST) -> list[Event]:
         checked = {
@@ -816,7 +889,7 @@ def _donated_reads(scope: Func, body: list[ast.stmt], facts: _Facts) -> list[Hit
         return sorted(found, key=lambda e: position(e.node))
 
     hits = []
-    for read in spent_uses(body, events):
+    for read in spent_uses(body, events, budget):
         function = function_at.get((read.line, read.name), "a jitted function")
         hits.append(
             Hit(read.node, "JP302", {"name": read.name, "line": read.line, "function": function})
@@ -835,23 +908,17 @@ def _walk_here(node: ast.AST) -> list[ast.AST]:
     return found
 
 
-def _unhashable_statics(scope: Func, facts: _Facts) -> list[Hit]:
+def _unhashable_statics(calls: list[tuple[ast.Call, Jitted]], facts: _Facts) -> list[Hit]:
     """Lists, dicts, sets and mutable dataclasses passed as static arguments."""
     hits = []
-    for node in scope.nodes:
-        if not isinstance(node, ast.Call) or not (node.args or node.keywords):
-            continue
-        jitted = facts.scopes.jitted(node, scope)
-        static = jitted.options("static_argnums", "static_argnames") if jitted else None
-        if not jitted or not static:
-            continue
-        for argument, param in jitted.arguments(node):
-            what = _unhashable(argument, facts) if param in static else None
+    for node, jitted in calls:
+        static = jitted.options("static_argnums", "static_argnames")
+        for argument, param in jitted.arguments(node) if static else ():
+            what = _unhashable(argument, facts) if param in (static or ()) else None
             if what:
                 function = dotted(node.func) or jitted.func.name
-                hits.append(
-                    Hit(argument, "JP211", {"name": param, "function": function, "what": what})
-                )
+                fields: dict[str, object] = {"name": param, "function": function, "what": what}
+                hits.append(Hit(argument, "JP211", fields))
     return hits
 
 
@@ -931,10 +998,13 @@ class _Loops:
 
 
 def _loop_ranges(scope: Func) -> _Loops:
+    loops: list[ast.For | ast.AsyncFor | ast.While] = [
+        *scope.of(ast.For),
+        *scope.of(ast.AsyncFor),
+        *scope.of(ast.While),
+    ]
     ranges = sorted(
-        (node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno)
-        for node in scope.nodes
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While))
+        (node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno) for node in loops
     )
     furthest, ends = 0, []
     for _, end in ranges:
@@ -946,25 +1016,26 @@ def _loop_ranges(scope: Func) -> _Loops:
 def _array_names(scope: Func, names: Names) -> set[str]:
     """The names that ``scope`` binds only to JAX arrays (from jax.numpy and friends)."""
     verdict: dict[str, bool] = {}
-    for node in scope.nodes:
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    verdict[target.id] = verdict.get(target.id, True) and _builds_array(
-                        node.value, names, verdict
-                    )
-                else:
-                    for name in names_in(target):
-                        verdict[name] = False
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-            for name in names_in(node.target):
-                verdict[name] = False
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            verdict[node.target.id] = False
-        elif isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                for name in names_in(item.optional_vars) if item.optional_vars else ():
+    for node in scope.of(ast.Assign):
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                verdict[target.id] = verdict.get(target.id, True) and _builds_array(
+                    node.value, names, verdict
+                )
+            else:
+                for name in names_in(target):
                     verdict[name] = False
+    blocks: list[ast.With | ast.AsyncWith] = [*scope.of(ast.With), *scope.of(ast.AsyncWith)]
+    not_arrays = [
+        *(n.target for n in scope.of(ast.For)),
+        *(n.target for n in scope.of(ast.AsyncFor)),
+        *(n.target for n in scope.of(ast.comprehension)),
+        *(n.target for n in scope.of(ast.AnnAssign)),
+        *(item.optional_vars for n in blocks for item in n.items if item.optional_vars),
+    ]
+    for target in not_arrays:
+        for name in names_in(target):
+            verdict[name] = False
     for param in [*scope.positional, *scope.kwonly]:
         verdict[param] = False
     return {name for name, is_array in verdict.items() if is_array}
@@ -1000,6 +1071,12 @@ def _is_container(node: ast.expr | None, names: Names) -> bool:
     if isinstance(node, _CONTAINER_LITERALS):
         return True
     return isinstance(node, ast.Call) and names.qualified(node.func) in _CONTAINER_CALLS
+
+
+def _short(node: ast.expr) -> str:
+    """``node`` as source, cut to a length that fits a message."""
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _true(node: ast.expr | None) -> bool:

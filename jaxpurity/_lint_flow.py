@@ -7,13 +7,14 @@ order with a caller's notion of *events*, each a name being spent or read, and
 reports each event on a name already spent. Assigning the name again
 (``key, sub = jax.random.split(key)``, ``params = step(params)``) makes it
 fresh. Branches are followed separately and joined (a name spent on either
-path counts as spent), and a loop's body is walked twice, so that a name spent
+path counts as spent; a path that returns, raises, breaks or continues does
+not reach the join), and a loop's body is walked twice, so that a name spent
 in one iteration and not replaced is caught in the next. Nested functions are
 flows of their own and are skipped.
 
 The walk is linear: loops nested in loops would double it at each level, so
-once it has visited four times as many statements as the block holds, it walks
-the remaining loop bodies once.
+once it has visited as many statements as its budget (a few times the size of
+the block), it walks the remaining loop bodies once.
 """
 
 from __future__ import annotations
@@ -51,11 +52,15 @@ class Spent:
     line: int
 
 
-def spent_uses(body: list[ast.stmt], events: Callable[[ast.AST], Iterable[Event]]) -> list[Spent]:
+def spent_uses(
+    body: list[ast.stmt], events: Callable[[ast.AST], Iterable[Event]], budget: int
+) -> list[Spent]:
     """The events of ``body`` on names already spent, in source order.
 
     ``events(node)`` gives the events of one simple statement, or of one expression of a
     compound statement's header (an ``if`` test, a ``for`` iterable), in the order they run.
+    ``budget`` is how many statements to visit before loops are walked once only (a few
+    times the size of the block).
 
     Example:
       >>> def draws(node):
@@ -64,10 +69,10 @@ def spent_uses(body: list[ast.stmt], events: Callable[[ast.AST], Iterable[Event]
       ...             yield Event(call, call.args[0].id, spends=True)
       >>> source = "a = draw(key)\\nif a:\\n    b = draw(key)\\nkey = new()\\nc = draw(key)"
       >>> body = ast.parse(source).body
-      >>> [(s.node.lineno, s.name, s.line) for s in spent_uses(body, draws)]
+      >>> [(s.node.lineno, s.name, s.line) for s in spent_uses(body, draws, budget=20)]
       [(3, 'key', 1)]
     """
-    flow = _Flow(events, budget=4 * sum(isinstance(n, ast.stmt) for s in body for n in ast.walk(s)))
+    flow = _Flow(events, budget)
     flow.block(body, {})
     return sorted(flow.found.values(), key=lambda s: position(s.node))
 
@@ -85,18 +90,26 @@ def calls_in_order(nodes: Iterable[ast.AST]) -> Iterator[ast.Call]:
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
+# What is spent on one path (name -> the line that spent it); None: no path gets here
+# (after a return, a raise, a break or a continue).
+_State = dict[str, int] | None
+_ENDS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+
+
 class _Flow:
     def __init__(self, events: Callable[[ast.AST], Iterable[Event]], budget: int) -> None:
         self.events = events
         self.budget = budget
         self.found: dict[int, Spent] = {}
 
-    def block(self, statements: list[ast.stmt], spent: dict[str, int]) -> dict[str, int]:
+    def block(self, statements: list[ast.stmt], spent: _State) -> _State:
         for statement in statements:
+            if spent is None:
+                return None
             spent = self.statement(statement, spent)
         return spent
 
-    def statement(self, node: ast.stmt, spent: dict[str, int]) -> dict[str, int]:
+    def statement(self, node: ast.stmt, spent: dict[str, int]) -> _State:
         self.budget -= 1
         if isinstance(node, _SCOPES):
             return spent
@@ -111,7 +124,7 @@ class _Flow:
                 self.run(node.iter, spent)
                 loop_names = set(names_in(node.target))
             after = self.block(node.body, _without(spent, loop_names))
-            if self.budget > 0:
+            if self.budget > 0 and after is not None:
                 after = self.block(node.body, _without(after, loop_names))
             return self.block(node.orelse, _join(spent, after))
         if isinstance(node, (ast.With, ast.AsyncWith)):
@@ -126,14 +139,16 @@ class _Flow:
             for handler in attempt.handlers:
                 after = _join(after, self.block(handler.body, dict(spent)))
             after = self.block(attempt.orelse, after)
-            return self.block(attempt.finalbody, after)
+            return self.block(attempt.finalbody, after if after is not None else dict(spent))
         if isinstance(node, ast.Match):
             self.run(node.subject, spent)
-            joined = dict(spent)
+            joined: _State = None
             for case in node.cases:
                 joined = _join(joined, self.block(case.body, dict(spent)))
-            return joined
+            return _join(joined, spent)
         self.run(node, spent)
+        if isinstance(node, _ENDS):
+            return None
         return _without(spent, set(_stored(node)))
 
     def run(self, node: ast.AST, spent: dict[str, int]) -> None:
@@ -164,5 +179,8 @@ def _without(spent: dict[str, int], names: set[str]) -> dict[str, int]:
     return {k: v for k, v in spent.items() if k not in names}
 
 
-def _join(first: dict[str, int], second: dict[str, int]) -> dict[str, int]:
+def _join(first: _State, second: _State) -> _State:
+    """What is spent where two paths meet: spent on either."""
+    if first is None or second is None:
+        return second if first is None else first
     return {**second, **first}

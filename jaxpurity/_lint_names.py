@@ -88,9 +88,10 @@ class Names:
 
     def __init__(self, tree: ast.Module) -> None:
         self._aliases: dict[str, str] = {}
+        self._known: dict[str, str] = {}
         #: Local names bound by an ``import`` statement (modules and imported objects).
         self.imported: set[str] = set()
-        for node in ast.walk(tree):
+        for node in _statements(tree.body):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -114,6 +115,7 @@ class Names:
                     value = self.qualified(statement.value)
                     if value and value.split(".")[0] in _KNOWN_ROOTS:
                         self._aliases[target] = value
+        self._known.clear()  # answers given while the aliases were being read
 
     def _bind(self, local: str, qualified: str) -> None:
         self.imported.add(local)
@@ -125,9 +127,11 @@ class Names:
         text = dotted(node)
         if text is None:
             return None
-        head, _, rest = text.partition(".")
-        base = self._aliases.get(head, head)
-        return _canonical(f"{base}.{rest}" if rest else base)
+        if text not in self._known:
+            head, _, rest = text.partition(".")
+            base = self._aliases.get(head, head)
+            self._known[text] = _canonical(f"{base}.{rest}" if rest else base)
+        return self._known[text]
 
 
 def module_level(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -143,4 +147,19 @@ def module_level(body: list[ast.stmt]) -> list[ast.stmt]:
                 blocks += [h.body for h in statement.handlers] + [statement.finalbody]
             for block in reversed(blocks):
                 stack.extend(reversed(block))
+    return found
+
+
+def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Every statement of a module, in blocks at any depth (imports are statements: this
+    skips the expressions, most of the tree)."""
+    found = []
+    stack = list(reversed(body))
+    while stack:
+        statement = stack.pop()
+        found.append(statement)
+        for block in ("body", "orelse", "handlers", "finalbody", "cases"):
+            inner = getattr(statement, block, None)
+            if isinstance(inner, list):
+                stack.extend(reversed(inner))
     return found

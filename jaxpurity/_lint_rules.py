@@ -81,7 +81,7 @@ RULES: tuple[Rule, ...] = (
         "loop-body-leak",
         "An outer container changed from a loop or branch body",
         "`{name}` is changed from a loop or branch body ({how}): the body runs once, while JAX "
-        "traces it, and what it stores is a tracer",
+        "traces it, {effect}",
         "leak_from_loop_body",
         "The same containers as JP102; a body passed to a loop through a variable or "
         "another module is not seen.",

@@ -31,6 +31,7 @@ import bisect
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from jaxpurity._lint_names import Names
 from jaxpurity._lint_taint import Taint
@@ -42,7 +43,24 @@ __all__ = ["MAX_CALL_DEPTH", "Func", "Jitted", "Layer", "Scopes", "parameters"]
 MAX_CALL_DEPTH = 3
 _MAX_VISITS = 4
 _FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-_JITS = frozenset({"jit", "pmap"})
+# Nodes that carry no names: operators and load/store contexts, about a third of a tree.
+_NO_NAMES = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
+_BINDERS = frozenset(
+    {
+        ast.Assign,
+        ast.AugAssign,
+        ast.AnnAssign,
+        ast.NamedExpr,
+        ast.For,
+        ast.AsyncFor,
+        ast.comprehension,
+        ast.With,
+        ast.AsyncWith,
+    }
+)
+_Node = TypeVar("_Node", bound=ast.AST)
+# jax.jit and jax.pmap (and wrappers read as them): their static_argnums, donate_argnums.
+_JIT_SEEDS = frozenset({"static", "pmap"})
 
 
 @dataclass(eq=False)
@@ -54,7 +72,10 @@ class Func:
       parent: The function it is defined in; None for the module.
       cls: The class it is a method of, or None.
       nodes: Its own nodes, in source order: not those of the functions inside it, but
-        their decorators and defaults, which run here.
+        their decorators and defaults, which run here (operators and contexts such as
+        ``ast.Add`` and ``ast.Load`` are left out).
+      typed: The same nodes by type (``func.of(ast.Call)``), each list in source order.
+      binders: The nodes that bind names (assignments, loops, ``with``), in source order.
       kinds: The kinds of trace it runs under (``"jit"``, ``"vmap"``, ``"loop"``, ...;
         see :class:`~jaxpurity._lint_wrappers.Transform`); empty when not traced.
       direct: The kinds of the transformations applied to it directly (not inherited
@@ -78,6 +99,8 @@ class Func:
     defaulted: set[str] = field(default_factory=set)
     self_name: str | None = None
     nodes: list[ast.AST] = field(default_factory=list)
+    typed: dict[type, list[ast.AST]] = field(default_factory=dict)
+    binders: list[ast.AST] = field(default_factory=list)
     children: list[Func] = field(default_factory=list)
     defs: dict[str, list[Func]] = field(default_factory=dict)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
@@ -116,15 +139,17 @@ class Func:
         """How it is traced, for a message: ``jax.jit``, or ``jax.jit, through step``."""
         return f"{self.root}, through {self.through}" if self.through else self.root
 
+    def of(self, kind: type[_Node]) -> list[_Node]:
+        """Its own nodes of one type, in source order."""
+        return self.typed.get(kind, [])  # type: ignore[return-value]
+
     def free_reads(self) -> set[str]:
         """The names it reads that are not its own (closure variables and globals)."""
         if self._free is None:
             self._free = {
                 n.id
-                for n in self.nodes
-                if isinstance(n, ast.Name)
-                and isinstance(n.ctx, ast.Load)
-                and n.id not in self.local
+                for n in self.of(ast.Name)
+                if isinstance(n.ctx, ast.Load) and n.id not in self.local
             }
         return self._free
 
@@ -149,6 +174,13 @@ class Layer:
 
 
 @dataclass(frozen=True)
+class _Owner:
+    """A marker on the walk's stack: the nodes after it belong to ``func``."""
+
+    func: Func
+
+
+@dataclass(frozen=True)
 class _Bind:
     """``functools.partial`` between a transformation and the function: what it binds."""
 
@@ -158,8 +190,10 @@ class _Bind:
 
 @dataclass(frozen=True)
 class Jitted:
-    """A call of a jitted function (``step(x)`` after ``step = jax.jit(f, ...)``, or of a
-    decorated ``f``): the function, the jit that wraps it, and where the call's arguments go.
+    """A call of a function wrapped by ``jax.jit`` or ``jax.pmap`` (``step(x)`` after
+    ``step = jax.jit(f, ...)``, or of a decorated ``f``): the function, the wrapper, and
+    where the call's arguments go. (``eqx.filter_jit`` and ``nnx.jit`` handle static and
+    donated arguments their own way, and are left out.)
 
     Attributes:
       func: The function jitted.
@@ -236,6 +270,20 @@ class Scopes:
         """The :class:`Func` of a ``def`` or ``lambda`` node."""
         return self._by_node.get(id(node))
 
+    def type_checked(self, func: Func) -> set[str]:
+        """The names that ``func`` tests with ``isinstance(name, ...)``."""
+        return {
+            call.args[0].id
+            for call in func.of(ast.Call)
+            if call.args
+            and isinstance(call.args[0], ast.Name)
+            and self.names.qualified(call.func) == "isinstance"
+        }
+
+    def methods(self, cls: ast.ClassDef) -> list[Func]:
+        """The methods defined in a class's body."""
+        return list(self._methods.get(id(cls), {}).values())
+
     def is_transform_call(self, node: ast.AST) -> bool:
         """Whether ``node`` is a call of a transformation (``jax.jit(f)``)."""
         return isinstance(node, ast.Call) and self.names.qualified(node.func) in self.transforms
@@ -243,31 +291,45 @@ class Scopes:
     # -- splitting the module into functions --------------------------------------------
 
     def _collect(self, tree: ast.Module) -> None:
-        stack: list[tuple[ast.AST, Func, ast.ClassDef | None]] = [
-            (statement, self.module, None) for statement in reversed(tree.body)
-        ]
+        """Split the module's nodes among their functions, in one preorder walk. The walk
+        switches owner at a function's body, and back after it, with markers on its stack
+        (one tuple per node would cost a third of the time)."""
+        methods: dict[int, ast.ClassDef] = {}  # a def directly in a class body -> the class
+        owner = self.module
+        stack: list[ast.AST | _Owner] = list(reversed(tree.body))
         while stack:
-            node, owner, cls = stack.pop()
+            node = stack.pop()
+            if isinstance(node, _Owner):
+                owner = node.func
+                continue
+            kind = type(node)
             owner.nodes.append(node)
-            if isinstance(node, _FUNCTION_NODES):
-                func = self._new_func(node, owner, cls)
-                body = node.body if isinstance(node.body, list) else [node.body]
-                stack.extend((child, func, None) for child in reversed(body))
-                stack.extend((child, owner, None) for child in reversed(_outer_parts(node)))
-            elif isinstance(node, ast.ClassDef):
+            owner.typed.setdefault(kind, []).append(node)
+            if kind in _BINDERS:
+                owner.binders.append(node)
+            if kind in _FUNCTION_NODES:
+                func = self._new_func(node, owner, methods.pop(id(node), None))
+                body = node.body if isinstance(node.body, list) else [node.body]  # type: ignore[attr-defined]
+                stack.append(_Owner(owner))
+                stack.extend(reversed(body))
+                stack.append(_Owner(func))
+                stack.extend(reversed(_outer_parts(node)))
+            elif kind is ast.ClassDef:
+                assert isinstance(node, ast.ClassDef)
                 owner.classes[node.name] = node
                 self._methods[id(node)] = {}
-                stack.extend((child, owner, node) for child in reversed(node.body))
-                outer = [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]
-                stack.extend((child, owner, None) for child in reversed(outer))
+                for statement in node.body:
+                    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        methods[id(statement)] = node
+                stack.extend(reversed(node.body))
+                stack.extend(reversed([*node.decorator_list, *node.bases]))
+                stack.extend(reversed([k.value for k in node.keywords]))
             else:
-                children = list(ast.iter_child_nodes(node))
-                stack.extend((child, owner, None) for child in reversed(children))
+                stack.extend(reversed(_children(node)))
         for func in self.funcs:
-            for node in func.nodes:
+            for node in func.of(ast.Assign):
                 if (
-                    isinstance(node, ast.Assign)
-                    and isinstance(node.value, ast.Lambda)
+                    isinstance(node.value, ast.Lambda)
                     and len(node.targets) == 1
                     and isinstance(node.targets[0], ast.Name)
                 ):
@@ -312,22 +374,24 @@ class Scopes:
         stored |= {func.vararg} if func.vararg else set()
         if isinstance(func.node, _FUNCTION_NODES) and func.node.args.kwarg:
             stored.add(func.node.args.kwarg.arg)
-        for node in func.nodes:
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                stored.add(node.id)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if self._by_node[id(node)].cls is None:
-                    stored.add(node.name)
-            elif isinstance(node, ast.ClassDef):
-                stored.add(node.name)
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                stored |= {(a.asname or a.name).split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ExceptHandler) and node.name:
-                stored.add(node.name)
-            elif isinstance(node, ast.Global):
-                func.declared_global.update(node.names)
-            elif isinstance(node, ast.Nonlocal):
-                func.declared_nonlocal.update(node.names)
+        stored |= {n.id for n in func.of(ast.Name) if not isinstance(n.ctx, ast.Load)}
+        defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = [
+            *func.of(ast.FunctionDef),
+            *func.of(ast.AsyncFunctionDef),
+        ]
+        stored |= {n.name for n in defs if self._by_node[id(n)].cls is None}
+        stored |= {n.name for n in func.of(ast.ClassDef)}
+        imports: list[ast.Import | ast.ImportFrom] = [
+            *func.of(ast.Import),
+            *func.of(ast.ImportFrom),
+        ]
+        for node in imports:
+            stored |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        stored |= {n.name for n in func.of(ast.ExceptHandler) if n.name}
+        for declaration in func.of(ast.Global):
+            func.declared_global.update(declaration.names)
+        for nonlocal_declaration in func.of(ast.Nonlocal):
+            func.declared_nonlocal.update(nonlocal_declaration.names)
         func.local = stored - func.declared_global - func.declared_nonlocal
 
     # -- what a reference names -----------------------------------------------------------
@@ -386,7 +450,8 @@ class Scopes:
                 target = self.resolve(callee, scope, call.lineno)
                 if target is None:
                     return None
-                layer = next((la for la in target[0].layers if la.transform.kind in _JITS), None)
+                layers = target[0].layers
+                layer = next((la for la in layers if la.transform.seeds in _JIT_SEEDS), None)
                 if layer is None:
                     return None
                 return Jitted(target[0], layer, target[0].positional, offset=target[1])
@@ -395,7 +460,7 @@ class Scopes:
         assert made is not None
         name = self.names.qualified(made.func) or ""
         transform = self.transforms[name]
-        if transform.kind not in _JITS or not made.args:
+        if transform.seeds not in _JIT_SEEDS or not made.args:
             return None
         function, shift, bound = made.args[0], 0, set()
         if isinstance(function, ast.Call) and self.names.qualified(function.func) in PARTIAL:
@@ -430,25 +495,29 @@ class Scopes:
 
     def _discover(self) -> None:
         for scope in list(self.funcs):
-            for node in scope.nodes:
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    layers = [self._decorator(d) for d in node.decorator_list]
-                    applied = tuple(layer for layer in layers if layer is not None)
-                    if applied:
-                        func = self._by_node[id(node)]
-                        func.layers = applied
-                        self._mark(func, applied, 0)
-                elif self.is_transform_call(node) and id(node) not in self._consumed:
-                    assert isinstance(node, ast.Call)
-                    self._apply(node, (), scope, node.lineno)
+            defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = [
+                *scope.of(ast.FunctionDef),
+                *scope.of(ast.AsyncFunctionDef),
+            ]
+            for node in defs:
+                layers = [self._decorator(d) for d in node.decorator_list]
+                applied = tuple(layer for layer in layers if layer is not None)
+                if applied:
+                    func = self._by_node[id(node)]
+                    func.layers = applied
+                    self._mark(func, applied, 0)
+            for call in scope.of(ast.Call):
+                if self.is_transform_call(call) and id(call) not in self._consumed:
+                    self._apply(call, (), scope, call.lineno)
+            for assign in scope.of(ast.Assign):
+                target = assign.targets[0]
                 if (
-                    isinstance(node, ast.Assign)
-                    and len(node.targets) == 1
-                    and isinstance(node.targets[0], ast.Name)
-                    and self.is_transform_call(node.value)
+                    len(assign.targets) == 1
+                    and isinstance(target, ast.Name)
+                    and isinstance(assign.value, ast.Call)
+                    and self.is_transform_call(assign.value)
                 ):
-                    assert isinstance(node.value, ast.Call)
-                    scope.bound.setdefault(node.targets[0].id, []).append((node.lineno, node.value))
+                    scope.bound.setdefault(target.id, []).append((assign.lineno, assign.value))
 
     def _decorator(self, decorator: ast.expr) -> Layer | None:
         """The transformation a decorator applies: ``@jax.jit``, ``@jax.jit(...)`` (where
@@ -561,9 +630,9 @@ class Scopes:
             func.visits += 1
             taint = self._analyse(func)
             if func.depth < MAX_CALL_DEPTH:
-                for node in func.nodes:
-                    if isinstance(node, ast.Call) and not self.is_transform_call(node):
-                        self._follow_call(func, node, taint)
+                for call in func.of(ast.Call):
+                    if not self.is_transform_call(call):
+                        self._follow_call(func, call, taint)
             for child in func.children:
                 if child.traced or isinstance(child.node, ast.Lambda):
                     free = child.free_reads() & taint.traced
@@ -581,7 +650,7 @@ class Scopes:
 
     def _analyse(self, func: Func) -> Taint:
         taint = Taint(self.names, func.traced_params | func.traced_free)
-        taint.follow(func.nodes)
+        taint.follow(func.binders, self.type_checked(func))
         func.taint = taint
         return taint
 
@@ -629,6 +698,21 @@ def _outer_parts(node: ast.AST) -> list[ast.AST]:
         annotations = [a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
         parts += [a for a in [*annotations, node.returns] if a is not None]
     return parts
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes of ``node`` that can hold names (what ``ast.iter_child_nodes``
+    gives, without operators and contexts), in order."""
+    children = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            children += [
+                v for v in value if isinstance(v, ast.AST) and not isinstance(v, _NO_NAMES)
+            ]
+        elif isinstance(value, ast.AST) and not isinstance(value, _NO_NAMES):
+            children.append(value)
+    return children
 
 
 def _latest(candidates: list[Func], line: int) -> Func:

@@ -5,7 +5,17 @@ computed from it, except what is known while tracing: its ``.shape``,
 ``.ndim``, ``.dtype`` and ``.size``, ``len()`` of it, ``isinstance`` and ``is``
 tests. :class:`Taint` follows assignments through one function, twice over its
 statements so that values carried around a loop are seen, and then answers
-whether an expression is traced. Each pass is linear in the function's size.
+whether an expression is traced, and whether it is surely an *array*.
+
+The second question matters because a traced argument is often a pytree: a
+dict, a dataclass of arrays, a train state. ``if state.dynamic_scale:`` tests
+an object (or a static field), which works; ``if x > 0:`` and ``if
+jnp.any(x):`` test arrays, which fail. An array is a traced argument itself,
+what jax.numpy, jax.lax and array methods return from traced values,
+arithmetic and comparisons on arrays, and names assigned only arrays. A name
+that the function tests with ``isinstance`` is left out: the code checks its
+type, so it may be a NumPy or Python value there. Each pass is linear in the
+function's size.
 """
 
 from __future__ import annotations
@@ -15,7 +25,7 @@ from collections.abc import Iterable
 
 from jaxpurity._lint_names import Names
 
-__all__ = ["CONVERSIONS", "STATIC_ATTRIBUTES", "Taint", "names_in"]
+__all__ = ["ARRAY_MODULES", "CONVERSIONS", "STATIC_ATTRIBUTES", "Taint", "names_in"]
 
 #: Attributes of a traced array that are Python values while tracing.
 STATIC_ATTRIBUTES = frozenset(
@@ -61,6 +71,18 @@ _STATIC_CALLS = CONVERSIONS | {
 
 _IDENTITY_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 
+#: The modules whose functions return arrays.
+ARRAY_MODULES = ("jax.numpy.", "jax.lax.", "jax.random.", "jax.nn.", "jax.scipy.")
+# Methods that only arrays have (or that return an array when called on one).
+_ARRAY_METHODS = frozenset(
+    (
+        "sum mean max min prod any all std var argmax argmin astype reshape ravel flatten "
+        "squeeze transpose swapaxes dot clip round cumsum cumprod sort argsort conj take "
+        "repeat diagonal trace nonzero"
+    ).split()
+)
+_ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
+
 
 def names_in(target: ast.expr) -> Iterable[str]:
     """The names an assignment target binds: ``a``, and each of ``a, (b, *c)``."""
@@ -93,15 +115,86 @@ class Taint:
     def __init__(self, names: Names, traced: Iterable[str]) -> None:
         self.names = names
         self.traced = set(traced)
+        #: The names known to hold arrays (after :meth:`follow`).
+        self.arrays = set(self.traced)
         self._memo: dict[int, bool] | None = None
+        self._array_memo: dict[int, bool] = {}
 
-    def follow(self, nodes: list[ast.AST]) -> None:
-        """Add the names that ``nodes`` (one function's own nodes, in source order) assign
-        from traced values; then answer from a memo (the set no longer changes)."""
+    def follow(self, nodes: list[ast.AST], type_checked: Iterable[str] = ()) -> None:
+        """Add the names that ``nodes`` (one function's own nodes, or those of them that
+        bind names, in source order) assign from traced values; then answer from a memo
+        (the set no longer changes). ``type_checked``: the names the function tests with
+        ``isinstance``, which are not taken for arrays."""
         for _ in range(2):
             for node in nodes:
                 self._assign(node)
         self._memo = {}
+        self._find_arrays(nodes, set(type_checked))
+
+    def _find_arrays(self, nodes: list[ast.AST], type_checked: set[str]) -> None:
+        """The traced names bound only to arrays, with the traced inputs (whatever they are
+        assigned later, as the taint is), less the names whose type is tested."""
+        verdict: dict[str, bool] = {}
+        for _ in range(2):
+            for node in nodes:
+                if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value:
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    for target in targets:
+                        is_array = isinstance(target, ast.Name) and self._array(node.value, verdict)
+                        for name in names_in(target):
+                            verdict[name] = verdict.get(name, True) and is_array
+                elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                    is_array = isinstance(node.target, ast.Name) and self._array(node.iter, verdict)
+                    for name in names_in(node.target):
+                        verdict[name] = verdict.get(name, True) and is_array
+        arrays = {name for name, is_array in verdict.items() if is_array}
+        self.arrays = (self.arrays | arrays) - type_checked
+        self._array_memo = {}
+
+    def is_array(self, node: ast.expr | None) -> bool:
+        """Whether ``node`` is surely a traced array, not a pytree of them or a Python value
+        (see the module's docstring); only after :meth:`follow`."""
+        if node is None:
+            return False
+        key = id(node)
+        if key not in self._array_memo:
+            self._array_memo[key] = self._array(node, None)
+        return self._array_memo[key]
+
+    def _array(self, node: ast.expr, verdict: dict[str, bool] | None) -> bool:
+        if not self.is_traced(node):
+            return False
+        if isinstance(node, ast.Name):
+            if verdict is not None and node.id in verdict:
+                return verdict[node.id] or node.id in self.arrays
+            return node.id in self.arrays
+        if isinstance(node, ast.Attribute):
+            return node.attr in _ARRAY_ATTRIBUTES and self._array(node.value, verdict)
+        if isinstance(node, ast.Subscript):
+            return self._array(node.value, verdict)
+        if isinstance(node, ast.Call):
+            name = self.names.qualified(node.func) or ""
+            if name.startswith(ARRAY_MODULES) and name not in _STATIC_CALLS:
+                return True
+            method = node.func
+            return isinstance(method, ast.Attribute) and (
+                (method.attr in _ARRAY_METHODS and self._array(method.value, verdict))
+                or (isinstance(method.value, ast.Subscript) and _is_at(method.value))
+            )
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+                return False  # "%s" % x: a string
+            return self._array(node.left, verdict) or self._array(node.right, verdict)
+        if isinstance(node, ast.UnaryOp):
+            return not isinstance(node.op, ast.Not) and self._array(node.operand, verdict)
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            if any(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in operands):
+                return False
+            return any(self._array(o, verdict) for o in operands)
+        if isinstance(node, ast.IfExp):
+            return self._array(node.body, verdict) and self._array(node.orelse, verdict)
+        return False
 
     def _assign(self, node: ast.AST) -> None:
         if isinstance(node, ast.Assign):
@@ -201,3 +294,8 @@ class Taint:
         if isinstance(node, ast.Slice):
             return any(self.is_traced(p) for p in (node.lower, node.upper, node.step))
         return False
+
+
+def _is_at(node: ast.Subscript) -> bool:
+    """``x.at[i]``."""
+    return isinstance(node.value, ast.Attribute) and node.value.attr == "at"
