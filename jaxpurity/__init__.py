@@ -12,6 +12,7 @@ from jaxpurity._install import load_ipython_extension as load_ipython_extension
 from jaxpurity._install import pytest_runtest_logreport as pytest_runtest_logreport
 from jaxpurity._install import unload_ipython_extension as unload_ipython_extension
 from jaxpurity._leaks import Leak, find_leaks
+from jaxpurity._lint import Finding, lint
 from jaxpurity._problems import Problem, PurityReport
 from jaxpurity._purity import check_pure
 from jaxpurity._state import Stateful, dataclass, static_field
@@ -23,6 +24,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ExceptionInfo",
     "Explanation",
+    "Finding",
     "Leak",
     "Printed",
     "Problem",
@@ -40,6 +42,7 @@ __all__ = [
     "find_leaks",
     "fori_loop",
     "install",
+    "lint",
     "printed",
     "raises",
     "scan",

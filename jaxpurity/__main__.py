@@ -1,10 +1,16 @@
-"""Command line: ``jaxpurity explain "<error text>"`` (or ``python -m jaxpurity explain``).
+"""Command line: ``jaxpurity explain "<error text>"`` and ``jaxpurity lint PATH...``
+(or ``python -m jaxpurity ...``).
 
-The error is read from the argument, from a file (``--file log.txt``, or an
-argument that names an existing file), or from standard input (``-`` or
+``explain`` reads the error from the argument, from a file (``--file log.txt``,
+or an argument that names an existing file), or from standard input (``-`` or
 nothing). It answers in English or Simplified Chinese (``--lang zh_CN``); by
 default in the language of the locale (``$LANG``). Exit status: 0 when the
 error is recognised, 1 when it is not, 2 for a usage error.
+
+``lint`` checks Python files and folders for impure JAX code, without running
+them (:func:`jaxpurity.lint`), and prints one ``path:line:col: JPxxx message
+(page URL)`` line per finding, or JSON or SARIF (``--format``). Exit status: 0
+when it finds nothing, 1 when it finds something, 2 for a usage error.
 """
 
 from __future__ import annotations
@@ -16,6 +22,9 @@ from pathlib import Path
 
 from jaxpurity._explain import explain
 from jaxpurity._languages import LANGUAGES, from_locale, language
+from jaxpurity._lint import lint_paths
+from jaxpurity._lint_report import FORMATS, report
+from jaxpurity._lint_rules import RULES, Rule, rule
 
 __all__ = ["main"]
 
@@ -60,7 +69,112 @@ def _parser() -> argparse.ArgumentParser:
         "the site; default: the language of the locale ($LANGUAGE, $LC_ALL, $LC_MESSAGES, "
         "$LANG), English unless it is Simplified Chinese",
     )
+    _add_lint(commands)
     return parser
+
+
+def _add_lint(commands: argparse._SubParsersAction) -> None:
+    lint_cmd = commands.add_parser(
+        "lint",
+        help="find impure JAX code in Python files, without running them",
+        description="Find impure JAX code in Python files, without importing or running "
+        "them: globals and containers changed in traced functions, print of tracers, NumPy "
+        "randomness, Python if on traced values, and more; each finding links the page of "
+        "the jaxpurity site that explains it. Settings come from [tool.jaxpurity.lint] in "
+        "the nearest pyproject.toml. Exits 0 when it finds nothing, 1 when it finds "
+        "something, 2 for a usage error.",
+    )
+    lint_cmd.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="files and folders to check (folders recursively, without hidden folders and "
+        "virtual environments); default: the current folder",
+    )
+    lint_cmd.add_argument(
+        "--format",
+        choices=sorted(FORMATS),
+        default="text",
+        help="text: path:line:col: JPxxx message (page URL); json: a list of findings; "
+        "sarif: SARIF 2.1.0, for code-scanning tools (default: text)",
+    )
+    lint_cmd.add_argument(
+        "--select",
+        type=_codes,
+        metavar="CODES",
+        help="check only these codes or prefixes, comma-separated (JP1,JP201), instead of "
+        "those of the configuration",
+    )
+    lint_cmd.add_argument(
+        "--ignore",
+        type=_codes,
+        default=[],
+        metavar="CODES",
+        help="do not check these codes or prefixes, comma-separated (added to the configuration's)",
+    )
+    lint_cmd.add_argument(
+        "--wrappers",
+        type=_codes_as_written,
+        default=[],
+        metavar="NAMES",
+        help="your own wrappers of jax.jit, comma-separated qualified names (mylib.jit), "
+        "read as jax.jit",
+    )
+    lint_cmd.add_argument("--no-config", action="store_true", help="do not read pyproject.toml")
+    lint_cmd.add_argument(
+        "--explain",
+        nargs="?",
+        const="all",
+        metavar="CODE",
+        help="say what a rule finds, the page that explains it and what it cannot see "
+        "(every rule without CODE), and exit",
+    )
+
+
+def _codes(text: str) -> list[str]:
+    return [part.strip().upper() for part in text.split(",") if part.strip()]
+
+
+def _codes_as_written(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _describe(found: Rule) -> str:
+    return (
+        f"{found.code} {found.name}: {found.title}\n"
+        f"  page: {found.url}\n"
+        f"  what it cannot see: {found.cannot_see}"
+    )
+
+
+def _lint(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.explain is not None:
+        try:
+            chosen = RULES if args.explain == "all" else (rule(args.explain.upper()),)
+        except KeyError as error:
+            parser.error(f"lint --explain: {error.args[0]}")
+        print("\n\n".join(_describe(found) for found in chosen))
+        return 0
+    try:
+        findings, files = lint_paths(
+            args.paths or ["."],
+            select=args.select,
+            ignore=args.ignore,
+            wrappers=args.wrappers,
+            config=not args.no_config,
+        )
+    except (FileNotFoundError, ValueError) as error:
+        parser.error(f"lint: {error}")
+    if findings or args.format != "text":
+        print(report(findings, args.format))
+    if args.format == "text":
+        where = len({f.path for f in findings})
+        summary = f"{len(findings)} finding(s) in {where} of {files} file(s) checked"
+        print(
+            f"jaxpurity lint: {summary if findings else f'no findings in {files} file(s)'}",
+            file=sys.stderr,
+        )
+    return 1 if findings else 0
 
 
 def _language(text: str) -> str:
@@ -99,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    if args.command == "lint":
+        return _lint(parser, args)
     text = _read(parser, args)
     if not text.strip():
         parser.error("explain: no error text given; pass it as an argument or on standard input")

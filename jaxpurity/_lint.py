@@ -30,7 +30,15 @@ from jaxpurity._lint_rules import rule, selected
 from jaxpurity._lint_scope import Scopes
 from jaxpurity._lint_wrappers import jit_like
 
-__all__ = ["UNPARSABLE", "Finding", "lint", "lint_paths", "lint_source", "python_files"]
+__all__ = [
+    "UNPARSABLE",
+    "Finding",
+    "findings_in",
+    "lint",
+    "lint_paths",
+    "lint_source",
+    "python_files",
+]
 
 #: The code of a file that could not be read or parsed (and so was not checked).
 UNPARSABLE = "JP000"
@@ -203,7 +211,8 @@ def _walk(folder: Path) -> Iterator[Path]:
 def lint_source(
     source: str, path: str, codes: frozenset[str], wrappers: frozenset[str] = frozenset()
 ) -> list[Finding]:
-    """The findings of ``codes`` in one module's ``source``, named ``path`` in them.
+    """The findings of ``codes`` in one module's ``source``, named ``path`` in them, less
+    those that a ``# noqa`` comment silences.
 
     Example:
       >>> source = "import jax\\nf = jax.jit(lambda x: float(x))  # noqa: JP202\\n"
@@ -217,22 +226,38 @@ def lint_source(
         return [_unchecked(path, error.lineno or 1, error.offset or 1, reason)]
     except (ValueError, RecursionError) as error:  # null bytes; nesting deeper than the parser's
         return [_unchecked(path, 1, 1, f"cannot parse it: {error}")]
+    lines = source.splitlines()
+    silenced = _noqa(lines)
+    return [
+        finding
+        for finding in findings_in(tree, path, codes, wrappers, lines)
+        if not _is_silenced(silenced.get(finding.line), finding.code)
+    ]
+
+
+def findings_in(
+    tree: ast.Module,
+    path: str,
+    codes: frozenset[str],
+    wrappers: frozenset[str] = frozenset(),
+    lines: list[str] | None = None,
+) -> list[Finding]:
+    """The findings of ``codes`` in a parsed module, by line and column; ``lines`` (its
+    source) turns byte offsets into columns on lines that are not ASCII. ``# noqa`` is not
+    read here (flake8 reads it itself)."""
     try:
         hits = check(Scopes(tree, Names(tree), jit_like(wrappers)))
     except RecursionError:
         return [_unchecked(path, 1, 1, "an expression is nested too deeply to check")]
-    lines = source.splitlines()
-    silenced = _noqa(lines)
     findings: dict[tuple[int, int, str], Finding] = {}
     for hit in hits:
-        line = getattr(hit.node, "lineno", 1)
-        if hit.code not in codes or _is_silenced(silenced.get(line), hit.code):
+        if hit.code not in codes:
             continue
-        col = _column(lines, line, getattr(hit.node, "col_offset", 0))
+        line = getattr(hit.node, "lineno", 1)
+        col = _column(lines or [], line, getattr(hit.node, "col_offset", 0))
         found = rule(hit.code)
-        finding = Finding(
-            path, line, col, hit.code, found.message.format(**hit.fields), found.topic, found.url
-        )
+        message = found.message.format(**hit.fields)
+        finding = Finding(path, line, col, hit.code, message, found.topic, found.url)
         findings.setdefault((line, col, hit.code), finding)
     return [findings[key] for key in sorted(findings)]
 

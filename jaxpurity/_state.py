@@ -300,7 +300,7 @@ class Stateful(Generic[StateT]):
         self._step = jax.jit(self._traced) if jit else self._traced
 
     def _traced(self, state: StateT, *args: Any, **kwargs: Any) -> tuple[Any, StateT]:
-        self._trace_count += 1  # Python side effect on purpose: it runs once per trace.
+        self._trace_count += 1  # noqa: JP105 (a Python side effect on purpose: once per trace)
         result = self._fn(state, *args, **kwargs)
         if not (isinstance(result, (tuple, list)) and len(result) == 2):
             raise TypeError(
