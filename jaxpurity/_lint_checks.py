@@ -230,9 +230,11 @@ class _Facts:
                 *scope.of(ast.AnnAssign),
             ]
             for node in assignments:
-                if _is_container(node.value, self.names):
-                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                    found |= {path for path in map(dotted, targets) if path is not None}
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target, value in _pairs(targets, node.value):
+                    path = dotted(target)
+                    if path is not None and _is_container(value, self.names):
+                        found.add(path)
             self._containers[key] = found
         return self._containers[key]
 
@@ -568,18 +570,19 @@ class _TracedChecks:
         """``jnp.where(x > 0, jnp.sqrt(x), 0.0)``: the condition tests a value that an unsafe
         function on a side is given as it is."""
         tested = {n.id for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)}
-        if not tested or not self.traced(node.args[0]):
-            return
         for side in node.args[1:]:
             for inner in ast.walk(side):
                 if isinstance(inner, ast.Call) and self.names.qualified(inner.func) in _UNSAFE:
+                    # the derivative of sqrt(v) is infinite where v is 0: v must be traced
                     given = inner.args[0] if inner.args else None
+                    unsafe = given is not None and self.traced(given)
                     what = f"{dotted(inner.func)}()"
                 elif isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Div):
-                    given, what = inner.right, "a division"
+                    # the derivative of s / n is infinite where n is 0, for s or n traced
+                    given, unsafe, what = inner.right, self.traced(inner), "a division"
                 else:
                     continue
-                if given is not None and self.traced(given) and self._unguarded(given, tested):
+                if unsafe and given is not None and self._unguarded(given, tested):
                     self.hit(inner, "JP304", call=what)
                     return
 
@@ -1071,6 +1074,21 @@ def _is_container(node: ast.expr | None, names: Names) -> bool:
     if isinstance(node, _CONTAINER_LITERALS):
         return True
     return isinstance(node, ast.Call) and names.qualified(node.func) in _CONTAINER_CALLS
+
+
+def _pairs(targets: list[ast.expr], value: ast.expr | None) -> list[tuple[ast.expr, ast.expr]]:
+    """Each target with the value it gets: ``a, b = [], {}`` pairs ``a`` with ``[]``."""
+    pairs = []
+    for target in targets:
+        if (
+            isinstance(target, ast.Tuple)
+            and isinstance(value, ast.Tuple)
+            and len(target.elts) == len(value.elts)
+        ):
+            pairs += list(zip(target.elts, value.elts, strict=True))
+        elif value is not None:
+            pairs.append((target, value))
+    return pairs
 
 
 def _short(node: ast.expr) -> str:

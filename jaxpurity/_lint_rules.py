@@ -126,8 +126,8 @@ RULES: tuple[Rule, ...] = (
         "state that jit reads once, while tracing; pass it as an argument",
         "global_config",
         "It sees list, dict and set literals and constructors; any other mutable object as a "
-        "default is not seen. (The page on settings read at trace time explains it: a "
-        "default is one more global setting in disguise.)",
+        "default is not seen. Its page is the one on settings read at trace time: a default "
+        "is one more global setting, read once per trace.",
     ),
     Rule(
         "JP110",

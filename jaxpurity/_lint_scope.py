@@ -738,13 +738,16 @@ def _function_arguments(transform: Transform, call: ast.Call) -> Iterable[ast.ex
 
 
 def _ints(node: ast.expr | None) -> list[int] | None:
-    """The integers of a literal ``1`` or ``(0, 2)``; None when not a literal."""
+    """The integers of a literal ``1``, ``-1`` or ``(0, 2)``; None when not a literal."""
     elements = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
     values = []
     for element in elements:
+        sign = 1
+        if isinstance(element, ast.UnaryOp) and isinstance(element.op, ast.USub):
+            sign, element = -1, element.operand
         if not isinstance(element, ast.Constant) or type(element.value) is not int:
             return None
-        values.append(int(element.value))
+        values.append(sign * element.value)
     return values
 
 

@@ -1,0 +1,189 @@
+"""Tests for jaxpurity/_lint.py and _lint_config.py: lint() over source text, files and
+folders; noqa comments; [tool.jaxpurity.lint] settings; files it cannot check."""
+
+from __future__ import annotations
+
+import pytest
+from lint_cases import found, source
+
+import jaxpurity
+from jaxpurity._lint import python_files
+from jaxpurity._lint_config import read_config
+from jaxpurity._pages import url
+
+PRINT = """
+import jax
+
+@jax.jit
+def step(x):
+    print(x)
+    return x * 2
+"""
+
+
+def write(path, text=PRINT):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source(text))
+    return path
+
+
+def test_a_finding_says_where_what_and_which_page():
+    (finding,) = jaxpurity.lint(source=source(PRINT))
+    assert (finding.path, finding.line, finding.col, finding.code) == ("<string>", 5, 5, "JP130")
+    assert finding.topic == "print_vs_debug_print" and finding.url == url("print_vs_debug_print")
+    assert str(finding) == (f"<string>:5:5: JP130 {finding.message} ({finding.url})")
+
+
+def test_lint_checks_files_and_folders_but_not_hidden_folders_caches_and_venvs(tmp_path):
+    write(tmp_path / "pkg" / "a.py")
+    write(tmp_path / "pkg" / "sub" / "b.py")
+    write(tmp_path / "pkg" / "notes.txt")
+    write(tmp_path / "pkg" / ".hidden" / "c.py")
+    write(tmp_path / "pkg" / "__pycache__" / "d.py")
+    write(tmp_path / "pkg" / "venv" / "e.py")
+    (tmp_path / "pkg" / "venv" / "pyvenv.cfg").write_text("home = /usr\n")
+    given = write(tmp_path / "script.txt")
+    paths = [tmp_path / "pkg", given, tmp_path / "pkg" / "a.py"]
+    checked = [p.relative_to(tmp_path).as_posix() for p in python_files(paths)]
+    assert checked == ["pkg/a.py", "pkg/sub/b.py", "script.txt"]
+    findings = jaxpurity.lint(*paths)
+    assert [(f.path, f.code) for f in findings] == [(str(tmp_path / p), "JP130") for p in checked]
+
+
+def test_lint_refuses_a_missing_path_and_wrong_arguments(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such file or folder"):
+        jaxpurity.lint(tmp_path / "missing.py")
+    with pytest.raises(ValueError, match="give paths to check, or source=, not both"):
+        jaxpurity.lint(tmp_path, source="x = 1")
+    with pytest.raises(ValueError, match="give paths to check, or source="):
+        jaxpurity.lint()
+    with pytest.raises(ValueError, match="'JP9' is no jaxpurity lint rule"):
+        jaxpurity.lint(source="x = 1", select=["JP9"])
+
+
+@pytest.mark.parametrize(
+    ("comment", "silenced"),
+    [
+        ("# noqa", True),
+        ("# NOQA", True),
+        ("# noqa: JP130", True),
+        ("# noqa:JP13", True),
+        ("# noqa: E501, JP130", True),
+        ("# noqa: JP101", False),
+        ("# a comment about noqa elsewhere", False),
+    ],
+)
+def test_noqa_silences_all_or_the_listed_codes(comment, silenced):
+    snippet = PRINT.replace("print(x)", f"print(x)  {comment}")
+    assert found(snippet) == (set() if silenced else {(5, "JP130")})
+
+
+def test_select_and_ignore_choose_the_rules():
+    snippet = PRINT.replace("print(x)", "print(x)\n    if x > 0:\n        x = -x")
+    assert found(snippet) == {(5, "JP130"), (6, "JP201")}
+    assert found(snippet, select=["JP2"]) == {(6, "JP201")}
+    assert found(snippet, ignore=["JP13"]) == {(6, "JP201")}
+
+
+def test_settings_come_from_the_nearest_pyproject_with_the_table(tmp_path):
+    write(tmp_path / "pyproject.toml", '[tool.jaxpurity.lint]\nignore = ["JP130"]\n')
+    write(tmp_path / "inner" / "pyproject.toml", "[tool.other]\nx = 1\n")
+    write(
+        tmp_path / "inner" / "deep" / "pyproject.toml", '[tool.jaxpurity.lint]\nselect = ["JP1"]\n'
+    )
+    write(tmp_path / "inner" / "a.py")
+    write(tmp_path / "inner" / "deep" / "b.py")
+    codes = {f.path.split("/")[-1]: f.code for f in jaxpurity.lint(tmp_path)}
+    assert codes == {"b.py": "JP130"}  # a.py: ignored by the outer table; b.py: selected
+    assert [f.code for f in jaxpurity.lint(tmp_path / "inner" / "a.py", config=False)] == ["JP130"]
+    # Arguments add to the settings: ignore= to the file's ignore, select= replaces its select.
+    assert jaxpurity.lint(tmp_path / "inner" / "deep", ignore=["JP13"]) == []
+    assert jaxpurity.lint(tmp_path / "inner" / "deep", select=["JP2"]) == []
+
+
+def test_wrappers_of_the_settings_are_read_as_jax_jit(tmp_path):
+    write(tmp_path / "pyproject.toml", '[tool.jaxpurity.lint]\nwrappers = ["mylib.compile"]\n')
+    script = write(
+        tmp_path / "a.py",
+        PRINT.replace("import jax", "import mylib").replace("@jax.jit", "@mylib.compile"),
+    )
+    assert [f.code for f in jaxpurity.lint(script)] == ["JP130"]
+    assert jaxpurity.lint(script, config=False) == []
+    assert [f.code for f in jaxpurity.lint(script, config=False, wrappers=["mylib.compile"])] == [
+        "JP130"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("table", "error"),
+    [
+        ('[tool.jaxpurity.lint]\nselekt = ["JP1"]\n', "has no setting 'selekt'; the settings are"),
+        ('[tool.jaxpurity.lint]\nignore = "JP101"\n', "ignore must be a list of strings"),
+        ("[tool.jaxpurity.lint\n", "not valid TOML"),
+    ],
+)
+def test_a_wrong_setting_is_named_with_its_file(tmp_path, table, error):
+    pyproject = write(tmp_path / "pyproject.toml", table)
+    with pytest.raises(ValueError, match=error) as info:
+        read_config(pyproject)
+    assert str(pyproject) in str(info.value)
+
+
+def test_a_code_that_matches_no_rule_in_the_settings_names_the_file(tmp_path):
+    write(tmp_path / "pyproject.toml", '[tool.jaxpurity.lint]\nselect = ["JP9"]\n')
+    write(tmp_path / "a.py")
+    with pytest.raises(ValueError, match=r"'JP9' is no jaxpurity lint rule.*pyproject\.toml"):
+        jaxpurity.lint(tmp_path)
+
+
+def test_a_file_it_cannot_parse_or_read_is_a_finding_not_a_crash(tmp_path):
+    broken = write(tmp_path / "broken.py", "def f(:\n    pass\n")
+    binary = tmp_path / "binary.py"
+    binary.write_bytes(b"x = '\xff\xfe'\n")
+    nulls = tmp_path / "nulls.py"
+    nulls.write_bytes(b"x = 1\x00\n")
+    findings = jaxpurity.lint(broken, binary, nulls)
+    assert [(f.path.split("/")[-1], f.code, f.line) for f in findings] == [
+        ("broken.py", "JP000", 1),
+        ("binary.py", "JP000", 1),
+        ("nulls.py", "JP000", 1),
+    ]
+    assert all("nothing in this file was checked" in f.message for f in findings)
+    assert findings[0].topic is None and findings[0].url is None
+    assert str(findings[0]).startswith(f"{broken}:1:")
+
+
+@pytest.mark.parametrize("terms", [500, 3000])
+def test_a_deep_expression_is_checked_or_reported_never_a_crash(terms):
+    # Python's parser may run out of stack on it (as 3.12 does at 3000 terms): a finding.
+    deep = "import jax\n@jax.jit\ndef f(x):\n    return " + " + ".join(["x"] * terms) + "\n"
+    assert all(f.code == "JP000" for f in jaxpurity.lint(source=deep))
+
+
+def test_checks_that_run_out_of_stack_are_a_finding(monkeypatch):
+    def too_deep(scopes):
+        raise RecursionError
+
+    monkeypatch.setattr(jaxpurity._lint, "check", too_deep)
+    (finding,) = jaxpurity.lint(source="x = 1\n")
+    assert finding.code == "JP000" and "nested too deeply to check" in finding.message
+
+
+def test_columns_count_characters_on_lines_that_are_not_ascii():
+    snippet = PRINT.replace("print(x)", 'é = "ü"; print(x)')
+    (finding,) = jaxpurity.lint(source=source(snippet))
+    assert finding.col == 14  # after 'é = "ü"; ' (9 characters, 11 bytes) and the indent
+
+
+def test_a_module_of_20000_lines_is_checked_in_one_go():
+    """Linear, without a clock: every step is linear, so a module this size finishes (a
+    quadratic pass would take hours here). tests/benchmark_lint.py measures files/s."""
+    blocks = [
+        f"@jax.jit\ndef step{i}(x, n):\n    y = x * {i}\n    if y > 0:\n        y = -y\n"
+        f"    z = [y + k for k in range(3)]\n    print(z)\n    return jnp.stack(z)\n\n"
+        for i in range(2250)
+    ]
+    module = "import jax\nimport jax.numpy as jnp\n\n" + "".join(blocks)
+    assert module.count("\n") > 20000
+    findings = jaxpurity.lint(source=module)
+    assert [f.code for f in findings] == ["JP201", "JP130"] * 2250

@@ -1,0 +1,790 @@
+"""Tests for jaxpurity/_lint_rules.py and _lint_checks.py: each rule finds its bug, and not
+the look-alikes that are fine.
+
+Every case is a snippet whose expected findings are marked ``# expect: JPxxx`` on their
+line (tests/lint_cases.py); the test fails on a finding missing and on one too many. The
+look-alikes come from the issue that asked for the linter (a local list appended to and
+stacked, jax.debug.print, an explicit key, a static argument in an if, a module constant)
+and from reading its findings on real code (a pytree's attribute tested in an if, an
+optimizer's update method, a key split before a return).
+"""
+
+from __future__ import annotations
+
+import pytest
+from lint_cases import expected, found, source
+
+from jaxpurity._lint_rules import RULES, rule, selected
+from jaxpurity._pages import PAGES
+
+# -- each rule: code, snippet; the snippet's marks say what must be found -------------------
+
+FINDS = {
+    "JP101 global under jit": """
+        import jax
+        counter = 0
+
+        @jax.jit
+        def step(x):
+            global counter
+            counter += 1  # expect: JP101
+            return x * counter
+    """,
+    "JP101 nonlocal in a scan body": """
+        import jax
+
+        def run(xs):
+            total = 0
+
+            def body(carry, x):
+                nonlocal total
+                total = total + 1  # expect: JP101
+                return carry, x
+
+            return jax.lax.scan(body, 0.0, xs)
+    """,
+    "JP102 module-level list under jit": """
+        import jax
+        history = []
+
+        @jax.jit
+        def scale(x):
+            y = x * 3.0
+            history.append(y)  # expect: JP102
+            return y
+    """,
+    "JP102 a dict used as a cache, and an attribute of a module-level object": """
+        import types
+        import jax
+        import jax.numpy as jnp
+        cache = {}
+        metrics = types.SimpleNamespace()
+
+        @jax.jit
+        def window(x):
+            n = x.shape[0]
+            if n not in cache:
+                cache[n] = jnp.hanning(n)  # expect: JP102
+            metrics.last = x  # expect: JP102
+            return x * cache[n]
+    """,
+    "JP103 module-level list in a scan body": """
+        import jax
+        partial_sums = []
+
+        def add_step(total, x):
+            total = total + x
+            partial_sums.append(total)  # expect: JP103
+            return total, None
+
+        jax.lax.scan(add_step, 0.0, jax.numpy.arange(4.0))
+    """,
+    "JP103 a list of the enclosing function, in a fori_loop body": """
+        from jax import lax
+
+        def run(x):
+            seen = []
+
+            def body(i, carry):
+                seen.append(carry)  # expect: JP103
+                return carry + i
+
+            return lax.fori_loop(0, 3, body, x)
+    """,
+    "JP104 a loss logged under grad, a norm under vmap": """
+        import jax
+        import jax.numpy as jnp
+        losses, norms = [], []
+
+        def loss_fn(w):
+            loss = jnp.mean(w**2)
+            losses.append(loss)  # expect: JP104
+            return loss
+
+        def normalize(row):
+            norm = jnp.linalg.norm(row)
+            norms.append(norm)  # expect: JP104
+            return row / norm
+
+        jax.grad(loss_fn)(jnp.ones(2))
+        jax.vmap(normalize)(jnp.ones((2, 2)))
+    """,
+    "JP105 self assigned in a jitted method": """
+        import functools
+        import jax
+
+        class RunningMean:
+            def __init__(self):
+                self.total = 0.0
+                self.seen = []
+
+            @functools.partial(jax.jit, static_argnums=0)
+            def update(self, x):
+                self.total = self.total + x.sum()  # expect: JP105
+                self.seen.append(x)  # expect: JP105
+                return self.total
+    """,
+    "JP105 jax.jit(self.method) in __init__": """
+        import jax
+
+        class Model:
+            def __init__(self):
+                self.step = jax.jit(self._step)
+
+            def _step(self, x):
+                self.last = x  # expect: JP105
+                return x * 2
+    """,
+    "JP106 lru_cache of arrays, reached from jit": """
+        import functools
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        @functools.lru_cache  # expect: JP106
+        def hann_window(n):
+            return jnp.sin(np.pi * np.arange(n) / n) ** 2
+
+        @jax.jit
+        def taper(signal):
+            return signal * hann_window(signal.shape[0])
+    """,
+    "JP107 a list as a default": """
+        import jax
+
+        @jax.jit
+        def mix(x, weights=[0.5, 0.5]):  # expect: JP107
+            return x * weights[0]
+    """,
+    "JP110 the clock and the environment": """
+        import os
+        import time
+        import jax
+
+        @jax.jit
+        def stamp(x):
+            seed = int(os.environ["SEED"])  # expect: JP110
+            return x + time.time() + seed + float(os.getenv("BIAS", "0"))  # expect: JP110
+    """,
+    "JP111 a setting changed after the call": """
+        import jax
+        SCALE = 2.0
+
+        @jax.jit
+        def scaled(x):
+            return x * SCALE  # expect: JP111
+
+        scaled(1.0)
+        SCALE = 0.5
+    """,
+    "JP120 NumPy, random and a module-level generator": """
+        import random
+        import jax
+        import numpy as np
+        rng = np.random.default_rng(0)
+
+        @jax.jit
+        def noisy(x):
+            a = np.random.normal()  # expect: JP120
+            b = random.random()  # expect: JP120
+            return x + a + b + rng.normal()  # expect: JP120
+    """,
+    "JP121 one key twice, in a loop, and in a comprehension": """
+        import jax
+
+        def samples(key):
+            a = jax.random.normal(key)
+            b = jax.random.normal(key)  # expect: JP121
+            for _ in range(3):
+                c = jax.random.uniform(key)  # expect: JP121
+            d = [jax.random.normal(k) for k in jax.random.split(b)]
+            e = [jax.random.normal(c) for _ in range(3)]  # expect: JP121
+            return a, b, c, d, e
+    """,
+    "JP122 a closed-over key under vmap and in scan, and an unbatched key": """
+        import jax
+
+        @jax.jit
+        def add_noise(key, batch):
+            return jax.vmap(lambda x: x + jax.random.normal(key, x.shape))(batch)  # expect: JP122
+
+        def walk(key):
+            def step(position, _):
+                delta = jax.random.normal(key)  # expect: JP122
+                return position + delta, delta
+            return jax.lax.scan(step, 0.0, None, length=4)
+
+        def row_noise(key, x):
+            return x + jax.random.normal(key, x.shape)  # expect: JP122
+
+        jax.vmap(row_noise, in_axes=(None, 0))(jax.random.key(0), jax.numpy.ones((3, 2)))
+    """,
+    "JP130 print of a tracer, plain and formatted": """
+        import jax
+
+        @jax.jit
+        def normalize(x):
+            print("x =", x)  # expect: JP130
+            print(f"x = {x}")  # expect: JP130
+            return x / x.sum()
+    """,
+    "JP131 print under shard_map": """
+        import jax
+        from jax.experimental.shard_map import shard_map
+
+        def block_sum(x):
+            print(x)  # expect: JP131
+            return x.sum(keepdims=True)
+
+        sums = shard_map(block_sum, mesh=None, in_specs=None, out_specs=None)
+    """,
+    "JP132 an f-string in jax.debug.print": """
+        import jax
+
+        @jax.jit
+        def show(x):
+            jax.debug.print(f"x = {x}")  # expect: JP132
+            return x
+    """,
+    "JP133 a pure_callback whose result is dropped": """
+        import jax
+
+        def log(x):
+            return x
+
+        @jax.jit
+        def step(x):
+            jax.pure_callback(log, jax.ShapeDtypeStruct(x.shape, x.dtype), x)  # expect: JP133
+            return 2 * x
+    """,
+    "JP201 if, while, assert and a conditional expression on arrays": """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            if x > 0:  # expect: JP201
+                x = -x
+            while jnp.any(x < 0):  # expect: JP201
+                x = x + 1
+            assert x.sum() >= 0  # expect: JP201
+            return x if x.max() > 1 else x * 2  # expect: JP201
+    """,
+    "JP202 conversions": """
+        import jax
+
+        @jax.jit
+        def f(x, n):
+            return float(x) + int(n) + x.item() + len(x.tolist())  # expect: JP202
+    """,
+    "JP203 NumPy on a tracer": """
+        import jax
+        import numpy as np
+
+        @jax.jit
+        def standardize(x):
+            x = np.asarray(x)  # expect: JP203
+            return (x - x.mean()) / x.std()
+    """,
+    "JP204 range of a traced count": """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def iterate(x, n):
+            for _ in range(n):  # expect: JP204
+                x = 0.5 * jnp.cos(x)
+            return x
+    """,
+    "JP205 a traced flag": """
+        import jax
+        import jax.numpy as jnp
+
+        def summarize(x, normalize, mode):
+            total = jnp.sum(x)
+            if normalize:  # expect: JP205
+                total = total / x.shape[0]
+            if mode == "cap":  # expect: JP205
+                total = jnp.minimum(total, 1.0)
+            return total
+
+        jax.jit(summarize)(jnp.ones(3), True, "cap")
+    """,
+    "JP206 a traced axis and size": """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, axis, n):
+            total = jnp.sum(x, axis=axis)  # expect: JP206
+            kernel = jnp.ones(n) / n  # expect: JP206
+            return total, kernel, x.reshape(n, -1)  # expect: JP206
+    """,
+    "JP207 a boolean mask and nonzero": """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def positives(x):
+            mask = x > 0
+            return x[x > 0].mean(), x[mask], jnp.nonzero(x)[0]  # expect: JP207
+    """,
+    "JP208 a slice with a traced start": """
+        import jax
+
+        @jax.jit
+        def window(x, i):
+            return x[i : i + 3]  # expect: JP208
+    """,
+    "JP209 item assignment on a JAX array, traced or not": """
+        import jax.numpy as jnp
+
+        def histogram(samples, bins=4):
+            counts = jnp.zeros(bins, dtype=jnp.int32)
+            for s in samples:
+                counts[s] += 1  # expect: JP209
+            return counts
+    """,
+    "JP210 an update whose result is dropped": """
+        import jax.numpy as jnp
+
+        x = jnp.zeros(3)
+        x.at[0].set(1.0)  # expect: JP210
+    """,
+    "JP211 unhashable static arguments": """
+        import dataclasses
+        import functools
+        import jax
+
+        @dataclasses.dataclass
+        class Config:
+            scale: float
+
+        def layer(x, config):
+            return x * config.scale
+
+        layer_jit = jax.jit(layer, static_argnames="config")
+        layer_jit(1.0, config=Config(2.0))  # expect: JP211
+        layer_jit(1.0, config={"scale": 2.0})  # expect: JP211
+
+        @functools.partial(jax.jit, static_argnums=1)
+        def clip(x, bounds):
+            return x
+
+        clip(1.0, [0, 1])  # expect: JP211
+    """,
+    "JP301 jit of a new function in a loop": """
+        import functools
+        import jax
+
+        def step(w, g, lr):
+            return w - lr * g
+
+        w = g = 1.0
+        for lr in (0.1, 0.2):
+            w = jax.jit(functools.partial(step, lr=lr))(w, g)  # expect: JP301
+            w = jax.jit(lambda w, g: step(w, g, 0.1))(w, g)  # expect: JP301
+    """,
+    "JP302 a donated array read again": """
+        import jax
+
+        def sgd(params, x):
+            return params - 0.1 * x
+
+        train_step = jax.jit(sgd, donate_argnums=0)
+        params = x = jax.numpy.zeros(4)
+        new_params = train_step(params, x)
+        print(new_params - params)  # expect: JP302
+        params = jax.numpy.zeros(4)
+        for _ in range(2):
+            new_params = train_step(params, x)  # expect: JP302
+    """,
+    "JP303 loops of traced length under grad": """
+        import jax
+        from jax import lax
+
+        @jax.jit
+        def decay(rate, n):
+            return lax.fori_loop(0, n, lambda i, x: x - rate * x, 1.0)  # expect: JP303
+
+        def until(rate, threshold):
+            step = lambda x: x - rate * x
+            return lax.while_loop(lambda x: x > threshold, step, 1.0)  # expect: JP303
+
+        jax.grad(decay)(0.5, 20)
+        jax.grad(until)(0.5, 0.5)
+    """,
+    "JP304 jnp.where guarding a sqrt under grad": """
+        import jax
+        import jax.numpy as jnp
+
+        def sqrt_or_zero(x):
+            return jnp.where(x > 0, jnp.sqrt(x), 0.0)  # expect: JP304
+
+        def safe_ratio(s, n):
+            return jnp.where(n > 0, s / n, 0.0)  # expect: JP304
+
+        jax.grad(sqrt_or_zero)(0.0)
+        jax.grad(safe_ratio)(1.0, 0.0)
+    """,
+}
+
+# -- look-alikes: nothing to find -------------------------------------------------------------
+
+FINE = {
+    "a local list appended to and then stacked": """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            parts = []
+            for i in range(3):
+                parts.append(x * i)
+            return jnp.stack(parts)
+    """,
+    "jax.debug.print, and print of a shape": """
+        import jax
+
+        @jax.jit
+        def f(x):
+            jax.debug.print("x = {}", x)
+            print("tracing, shape", x.shape, x.dtype, len(x))
+            return x
+    """,
+    "an explicit key, split and used once each": """
+        import jax
+
+        @jax.jit
+        def f(x, key):
+            key, subkey = jax.random.split(key)
+            noise = jax.random.normal(subkey, x.shape)
+            for i in range(3):
+                step_key = jax.random.fold_in(key, i)
+                noise = noise + jax.random.normal(step_key, x.shape)
+            return x + noise
+    """,
+    "keys per row and per step": """
+        import jax
+
+        @jax.jit
+        def f(key, batch):
+            row_keys = jax.random.split(key, batch.shape[0])
+            rows = jax.vmap(lambda k, x: x + jax.random.normal(k, x.shape))(row_keys, batch)
+
+            def step(carry, i):
+                position, key = carry
+                key, subkey = jax.random.split(key)
+                return (position + jax.random.normal(jax.random.fold_in(subkey, i)), key), None
+
+            return rows, jax.lax.scan(step, (0.0, key), jax.numpy.arange(4))
+    """,
+    "a static argument in an if, a range and a shape": """
+        import functools
+        import jax
+        import jax.numpy as jnp
+
+        @functools.partial(jax.jit, static_argnames=("normalize", "n", "axis"))
+        def f(x, normalize, n, axis):
+            total = jnp.sum(x, axis=axis)
+            if normalize:
+                total = total / x.shape[axis]
+            for _ in range(n):
+                total = jnp.cos(total)
+            return total + jnp.ones(n).sum()
+    """,
+    "a module constant read under jit": """
+        import jax
+        SCALE = 2.0
+        SCALE_AGAIN = 1.0
+        SCALE_AGAIN = 3.0
+
+        @jax.jit
+        def f(x):
+            return x * SCALE * SCALE_AGAIN
+
+        f(1.0)
+    """,
+    "tests that tracing knows: None, isinstance, shape, ndim, dtype, len": """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, mask=None):
+            if mask is None:
+                mask = jnp.ones_like(x)
+            if isinstance(x, tuple):
+                x = x[0]
+            if x.shape[0] > 1 and x.ndim == 2 and x.dtype == jnp.float32 and len(x) > 2:
+                x = x[:2]
+            for _ in range(x.shape[0]):
+                x = x + 1
+            return x * mask, int(x.shape[0]), float(x.size)
+    """,
+    "a pytree argument's attributes and items tested in an if": """
+        import jax
+
+        @jax.jit
+        def train_step(state, batch):
+            if state.dynamic_scale:
+                state = state.replace(step=state.step + 1)
+            if batch["label"] is not None and batch["kind"] == "train":
+                state = state.replace(step=state.step + 2)
+            return state
+    """,
+    "an optimizer's update and a config update": """
+        import jax
+        opt = make_optimizer()
+
+        @jax.jit
+        def step(grads, state):
+            jax.config.update("jax_enable_x64", False)
+            updates, state = opt.update(grads, state)
+            return updates, state
+    """,
+    "a counter under grad alone, which runs on every call": """
+        import jax
+        calls = []
+        count = 0
+
+        def loss(w):
+            global count
+            count += 1
+            calls.append("called")
+            return (w**2).sum()
+
+        jax.grad(loss)(1.0)
+    """,
+    "state passed in and out, and an assignment to self outside the trace": """
+        import jax
+
+        @jax.jit
+        def mean_step(total, count, x):
+            total = total + x.sum()
+            count = count + x.size
+            return total / count, total, count
+
+        class FixedRunningMean:
+            def __init__(self):
+                self.total, self.count = 0.0, 0
+
+            def update(self, x):
+                mean, self.total, self.count = mean_step(self.total, self.count, x)
+                return mean
+    """,
+    "caches that hold no tracer": """
+        import functools
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        @functools.lru_cache
+        def window(n):
+            with jax.ensure_compile_time_eval():
+                return jnp.sin(np.pi * np.arange(n) / n) ** 2
+
+        @functools.lru_cache
+        def make_taper(n):
+            return jax.jit(lambda s: s * np.hanning(n))
+
+        @jax.jit
+        def taper(signal):
+            return signal * window(signal.shape[0])
+    """,
+    "NumPy randomness outside traced code, and NumPy on shapes": """
+        import jax
+        import numpy as np
+
+        noise = np.random.normal(size=3)
+
+        @jax.jit
+        def f(x):
+            return x + np.zeros(np.shape(x)) + np.prod(x.shape)
+    """,
+    "the fixes of the control-flow pages": """
+        import jax
+        import jax.numpy as jnp
+        from jax import lax
+
+        @jax.jit
+        def f(x, i, n):
+            y = jnp.where(x > 0, x, 0.1 * x)
+            z = lax.cond(x.sum() > 0, lambda v: v, lambda v: -v, x)
+            w = lax.dynamic_slice(x, (i,), (3,))
+            total = lax.fori_loop(0, n, lambda k, c: c + k, 0)
+            return y, z, w, total, jnp.nonzero(x, size=3), x.at[i].set(0.0), x[i]
+    """,
+    "NumPy arrays and lists assigned by item": """
+        import numpy as np
+        import jax.numpy as jnp
+
+        counts = np.zeros(4)
+        counts[0] += 1
+        parts = jnp.split(jnp.arange(4), 2)
+        parts[0] = jnp.zeros(2)
+        rows = [1, 2]
+        rows[0] = 3
+        x = jnp.zeros(3)
+        x = x.at[0].set(1.0)
+    """,
+    "hashable static arguments": """
+        import dataclasses
+        import jax
+
+        @dataclasses.dataclass(frozen=True)
+        class Config:
+            scale: float
+
+        def layer(x, config):
+            return x * config.scale
+
+        layer_jit = jax.jit(layer, static_argnames="config")
+        layer_jit(1.0, config=Config(2.0))
+        layer_jit(1.0, config=(1, 2))
+    """,
+    "jit once, before the loop": """
+        import jax
+
+        def step(w):
+            return w * 2
+
+        fast = jax.jit(step)
+        w = 1.0
+        for _ in range(3):
+            w = fast(w)
+            w = jax.jit(step)(w)
+    """,
+    "a donated array rebound, and is_deleted()": """
+        import jax
+
+        step = jax.jit(lambda p, x: p - x, donate_argnums=0)
+        params = x = jax.numpy.zeros(4)
+        for _ in range(3):
+            params = step(params, x)
+        old = jax.numpy.ones(4)
+        new = step(old, x)
+        assert old.is_deleted()
+    """,
+    "loops that reverse mode can differentiate": """
+        import jax
+        from jax import lax
+
+        def decay(rate, n):
+            return lax.fori_loop(0, 20, lambda i, x: x - rate * x, 1.0)
+
+        def count(rate, n):
+            return rate * lax.while_loop(lambda k: k < n, lambda k: k + 1, 0)
+
+        jax.grad(decay)(0.5, 20)
+        jax.jacfwd(decay)(0.5, 20)
+        jax.grad(count)(0.5, 3)
+    """,
+    "the double where": """
+        import jax
+        import jax.numpy as jnp
+
+        def sqrt_or_zero(x):
+            safe = jnp.where(x > 0, x, 1.0)
+            return jnp.where(x > 0, jnp.sqrt(safe), 0.0)
+
+        def also_safe(x):
+            return jnp.where(x > 0, jnp.sqrt(jnp.where(x > 0, x, 1.0)), 0.0)
+
+        def not_differentiated(x):
+            return jnp.where(x > 0, jnp.sqrt(x), 0.0)
+
+        jax.grad(sqrt_or_zero)(0.0)
+        jax.grad(also_safe)(0.0)
+        jax.jit(not_differentiated)(0.0)
+    """,
+    "a key used on one path only, before a return": """
+        import jax
+
+        def momentum(key, blocks):
+            if blocks:
+                keys = jax.random.split(key, len(blocks))
+                return [jax.random.normal(k) for k in keys]
+            return jax.random.normal(key)
+    """,
+    "Flax NNX methods, which carry their own state": """
+        from flax import nnx
+
+        class Counter(nnx.Module):
+            @nnx.jit
+            def __call__(self, x):
+                self.count = x
+                return x
+    """,
+}
+
+
+@pytest.mark.parametrize("snippet", FINDS.values(), ids=FINDS.keys())
+def test_rule_finds_its_bug_and_nothing_else(snippet):
+    marks = expected(snippet)
+    assert marks, "a FINDS case must mark what it expects"
+    assert found(snippet) == marks
+
+
+@pytest.mark.parametrize("snippet", FINE.values(), ids=FINE.keys())
+def test_look_alike_is_not_flagged(snippet):
+    assert found(snippet) == set()
+
+
+def test_every_rule_has_a_case():
+    covered = {code for snippet in FINDS.values() for _, code in expected(snippet)}
+    assert covered == {r.code for r in RULES}
+
+
+def test_every_rule_links_a_page_of_the_table_and_says_what_it_cannot_see():
+    for each in RULES:
+        assert each.topic in PAGES, each
+        assert each.url.endswith(PAGES[each.topic]), each
+        assert each.cannot_see.endswith("."), each
+        assert each.code.startswith("JP") and len(each.code) == 5, each
+
+
+def test_findings_name_the_transformation_and_the_function_in_between():
+    findings = {
+        f.code: f.message
+        for f in __import__("jaxpurity").lint(
+            source=source(
+                """
+                import jax
+                def helper(v):
+                    print(v)
+                @jax.jit
+                def step(x):
+                    return helper(x * 2)
+                """
+            )
+        )
+    }
+    assert findings == {
+        "JP130": "print of a traced value (jax.jit, through step): it runs while JAX traces "
+        "and shows a tracer; use jax.debug.print"
+    }
+
+
+def test_rule_names_an_unknown_code():
+    with pytest.raises(KeyError, match="no jaxpurity lint rule 'JP999'"):
+        rule("JP999")
+
+
+@pytest.mark.parametrize(
+    ("select", "ignore", "expected_codes"),
+    [
+        (None, [], {r.code for r in RULES}),
+        (["JP13"], [], {"JP130", "JP131", "JP132", "JP133"}),
+        (["jp13"], ["JP131"], {"JP130", "JP132", "JP133"}),
+        (["JP1", "JP2"], ["JP1"], {r.code for r in RULES if r.code.startswith("JP2")}),
+    ],
+)
+def test_selected_reads_codes_and_prefixes(select, ignore, expected_codes):
+    assert selected(select, ignore) == expected_codes
+
+
+def test_selected_names_a_code_that_matches_no_rule():
+    with pytest.raises(ValueError, match=r"ignore: 'JP9' is no jaxpurity lint rule"):
+        selected(None, ["JP9"])
+    with pytest.raises(TypeError, match=r"select must be a list of codes, such as \['JP1'\]"):
+        selected("JP1", [])
