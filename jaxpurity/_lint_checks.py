@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from jaxpurity._lint_flow import Event, calls_in_order, position, spent_uses
@@ -1076,7 +1077,7 @@ def _is_container(node: ast.expr | None, names: Names) -> bool:
     return isinstance(node, ast.Call) and names.qualified(node.func) in _CONTAINER_CALLS
 
 
-def _pairs(targets: list[ast.expr], value: ast.expr | None) -> list[tuple[ast.expr, ast.expr]]:
+def _pairs(targets: Sequence[ast.expr], value: ast.expr | None) -> list[tuple[ast.expr, ast.expr]]:
     """Each target with the value it gets: ``a, b = [], {}`` pairs ``a`` with ``[]``."""
     pairs = []
     for target in targets:
