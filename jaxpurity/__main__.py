@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from pathlib import Path
 
 from jaxpurity._explain import explain
@@ -140,11 +141,10 @@ def _codes_as_written(text: str) -> list[str]:
 
 
 def _describe(found: Rule) -> str:
-    return (
-        f"{found.code} {found.name}: {found.title}\n"
-        f"  page: {found.url}\n"
-        f"  what it cannot see: {found.cannot_see}"
+    cannot_see = textwrap.fill(
+        f"what it cannot see: {found.cannot_see}", 88, initial_indent="  ", subsequent_indent="    "
     )
+    return f"{found.code} {found.name}: {found.title}\n  page: {found.url}\n{cannot_see}"
 
 
 def _lint(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -67,7 +67,15 @@ SECTIONS: tuple[Section, ...] = (
         ),
     ),
     Section("compiled_code", ("runtime_errors", "buffer_donation", "retracing_storms")),
-    Section("tools", ("debugging_workflow", "let_jaxpurity_find_it", "what_fixes_cost")),
+    Section(
+        "tools",
+        (
+            "debugging_workflow",
+            "let_jaxpurity_find_it",
+            "let_jaxpurity_lint_find_it",
+            "what_fixes_cost",
+        ),
+    ),
 )
 
 _SECTION_OF = {topic: s.folder for s in SECTIONS for topic in s.topics}

@@ -56,7 +56,7 @@ def test_explain_names_the_right_page_for_real_errors(name):
 def test_the_corpora_cover_most_pages_that_an_error_can_lead_to():
     topics = {c["expected_topic"] for n in CORPORA for c in load_corpus(n)} - {None}
     explained = {t for t in PAGES if t not in ("global_config", "debugging_workflow")}
-    explained -= {"let_jaxpurity_find_it", "what_fixes_cost"}
+    explained -= {"let_jaxpurity_find_it", "let_jaxpurity_lint_find_it", "what_fixes_cost"}
     assert len(topics & explained) >= len(explained) - 1, sorted(explained - topics)
 
 
@@ -64,6 +64,12 @@ def test_every_page_that_an_error_leads_to_can_be_returned():
     from jaxpurity._known_errors import KNOWN_ERRORS
 
     returned = {k.topic for k in KNOWN_ERRORS}
-    no_error = {"global_config", "debugging_workflow", "let_jaxpurity_find_it", "what_fixes_cost"}
+    no_error = {
+        "global_config",
+        "debugging_workflow",
+        "let_jaxpurity_find_it",
+        "let_jaxpurity_lint_find_it",
+        "what_fixes_cost",
+    }
     assert returned == set(PAGES) - no_error
     assert jaxpurity.explain("Traced<ShapedArray(float32[3])>with<DynamicJaxprTrace>").recognised
