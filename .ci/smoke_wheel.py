@@ -7,7 +7,8 @@ newest JAX for that Python), and, from an empty folder so that nothing from
 the repository can be imported by mistake:
 
 - runs every doctest of the installed package;
-- runs the ``jaxpurity`` console script on a real JAX error;
+- runs the ``jaxpurity`` console script on a real JAX error, and ``jaxpurity lint`` and
+  flake8 (installed there, to load the plugin) on a file with a bug;
 - imports the package and uses a drop-in and a diagnostic.
 
 It also checks that the sdist holds no tests, which need the repository.
@@ -38,6 +39,14 @@ try:
 except Exception as error:
     assert jaxpurity.explain(error).recognised, error
 print("jaxpurity", jaxpurity.__version__, "works with JAX", jax.__version__)
+"""
+# What `jaxpurity lint`, and flake8 with its plugin, must flag (JP130, on line 5).
+BUGGY = """import jax
+
+@jax.jit
+def step(x):
+    print(x)
+    return x * 2
 """
 
 
@@ -96,6 +105,24 @@ def main(dist: Path) -> None:
         )
         assert "leak" in explained.lower(), explained
         print("console script:", explained.strip().splitlines()[0])
+        (home / "buggy.py").write_text(BUGGY)
+        linted = subprocess.run(
+            [home / "env" / "bin" / "jaxpurity", "lint", "buggy.py"],
+            cwd=home,
+            capture_output=True,
+            text=True,
+        )
+        assert linted.returncode == 1 and "buggy.py:5:5: JP130 " in linted.stdout, linted
+        print("jaxpurity lint:", linted.stdout.splitlines()[0][:60], "...")
+        run(python, "-m", "pip", "install", "-q", "flake8", cwd=home)
+        flake8 = subprocess.run(
+            [python, "-m", "flake8", "--select", "JP", "buggy.py"],
+            cwd=home,
+            capture_output=True,
+            text=True,
+        )
+        assert flake8.returncode == 1 and "buggy.py:5:5: JP130 " in flake8.stdout, flake8
+        print("flake8 plugin:", flake8.stdout.splitlines()[0][:60], "...")
         print(run(python, "-c", SMOKE.format(site=package), cwd=home).strip())
 
 
