@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from jaxpurity._lint_flow import Event, calls_in_order, position, spent_uses
 from jaxpurity._lint_names import Names, dotted
 from jaxpurity._lint_scope import Func, Jitted, Scopes
-from jaxpurity._lint_taint import CONVERSIONS, Taint, names_in
+from jaxpurity._lint_taint import ARRAY_MODULES, CONVERSIONS, Taint, names_in
 from jaxpurity._lint_wrappers import CACHED, DEVICES, PARTIAL
 
 __all__ = ["KEY_USERS", "Hit", "check"]
@@ -62,6 +62,15 @@ _REVERSE_LOOPS = {
     for loop in ("while_loop", "fori_loop")
 }
 
+_LOOPS_AND_BRANCHES = (
+    "scan",
+    "fori_loop",
+    "while_loop",
+    "map",
+    "associative_scan",
+    "cond",
+    "switch",
+)
 # Methods that store into a container.
 _STORES = frozenset(
     {"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft"}
@@ -154,6 +163,7 @@ _AT_METHODS = frozenset(
 # jax functions whose result is not one array: pytrees of the user's, lists, tuples.
 _NOT_ONE_ARRAY = frozenset(
     {
+        *(f"jax.lax.{loop}" for loop in _LOOPS_AND_BRANCHES),
         "jax.numpy.split",
         "jax.numpy.array_split",
         "jax.numpy.hsplit",
@@ -168,7 +178,6 @@ _NOT_ONE_ARRAY = frozenset(
         "jax.numpy.size",
     }
 )
-_ARRAY_MODULES = ("jax.numpy.", "jax.random.", "jax.nn.", "jax.scipy.")
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _JIT_KINDS = frozenset({"jit", "pmap"})
@@ -1052,7 +1061,7 @@ def _builds_array(
     an ``.at[...]`` update, arithmetic on those, or a name already known to be one."""
     if isinstance(node, ast.Call):
         name = names.qualified(node.func) or ""
-        if name.startswith(_ARRAY_MODULES) and name not in _NOT_ONE_ARRAY:
+        if name.startswith(ARRAY_MODULES) and name not in _NOT_ONE_ARRAY:
             return True
         method = node.func
         return (
