@@ -22,12 +22,6 @@ CANONICAL: dict[str, str] = {
     "jax.pjit": "jax.jit",
     "jax.ad_checkpoint.checkpoint": "jax.checkpoint",
     "jax.remat": "jax.checkpoint",
-    "jax.experimental.io_callback": "jax.experimental.io_callback",
-    "jax.tree.map": "jax.tree_util.tree_map",
-    "jax.numpy.DeviceArray": "jax.Array",
-    "flax.nnx.nnx": "flax.nnx",
-    "jaxpurity._control": "jaxpurity",
-    "jaxpurity._collect": "jaxpurity",
 }
 
 # Aliases are kept only for names rooted in these packages: `shard_map = jax.shard_map`,

@@ -266,10 +266,6 @@ class Scopes:
         """The traced functions, in source order."""
         return sorted((f for f in self.funcs if f.traced), key=lambda f: f.line)
 
-    def func_of(self, node: ast.AST) -> Func | None:
-        """The :class:`Func` of a ``def`` or ``lambda`` node."""
-        return self._by_node.get(id(node))
-
     def type_checked(self, func: Func) -> set[str]:
         """The names that ``func`` tests with ``isinstance(name, ...)``."""
         return {
