@@ -45,6 +45,7 @@ _INLINE = re.compile(
     r"|(?<![\w`]):(?:(?P<domain>\w+):)?(?P<role>\w+):`(?P<text>[^`]+)`(?!`)",  # :role:`text`
     re.S,
 )
+_FENCED = re.compile(r"(^```.*?^```[ \t]*$)", re.M | re.S)
 _EXPLICIT_TITLE = re.compile(r"^(?P<title>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 _PARENTHESISED = {"func", "meth"}  # the Python roles Sphinx shows with "()"
 # An admonition: ".. name:: first line", then its indented body (blank lines included).
@@ -146,6 +147,8 @@ def to_markdown(
       >>> page = "examples/tools/debugging_workflow"
       >>> to_markdown("Use :func:`~jax.lax.cond`, not ``if``.", page, str)
       'Use `cond()`, not `if`.'
+      >>> to_markdown("In ``x.yaml``:\\n\\n```yaml\\nkey: ``v``\\n```\\n", page, str)
+      'In `x.yaml`:\\n\\n```yaml\\nkey: ``v``\\n```\\n'
     """
     page_url = url(topic_of(docname))
 
@@ -163,7 +166,13 @@ def to_markdown(
         address = api_url(role, _python_target(text))
         return f"[{shown}]({address})" if address else shown
 
-    return _INLINE.sub(convert, _ADMONITION.sub(_admonition, text))
+    # A fenced code block (sphinx-gallery writes one for ``.. code-block::``) is code: its
+    # backquotes are not reST's.
+    parts = _FENCED.split(text)
+    return "".join(
+        part if part.startswith("```") else _INLINE.sub(convert, _ADMONITION.sub(_admonition, part))
+        for part in parts
+    )
 
 
 def convert_notebook(
