@@ -43,8 +43,9 @@ from test_site import ERROR_LINE, EXAMPLES, SCRIPT_TIMEOUT_S, SITE
 
 from jaxpurity._capture import CAUGHT_LOG_ENV
 
-# What a Sphinx role or a reST inline literal looks like in markdown.
+# What a Sphinx role or a reST inline literal looks like in markdown, outside fenced code.
 RAW_REST = re.compile(r":(?:\w+:)?\w+:`[^`]+`|``[^`\s][^`]*``")
+FENCED = re.compile(r"^```.*?^```[ \t]*$", re.M | re.S)
 NOTEBOOK_LINK = re.compile(
     r'class="[^"]*sphx-glr-download-jupyter[^"]*".*?href="(?P<href>[^"]+\.ipynb)"', re.S
 )
@@ -125,7 +126,7 @@ def test_notebook_markdown_has_no_raw_rest(path: str):
     notebook = json.loads(downloaded_notebook(path).read_text(encoding="utf-8"))
     markdown = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"]
     assert markdown, f"{path}: no markdown cells"
-    raw = [hit for text in markdown for hit in RAW_REST.findall(text)]
+    raw = [hit for text in markdown for hit in RAW_REST.findall(FENCED.sub("", text))]
     assert raw == [], f"{path}: raw reST left in the notebook's markdown"
     # The roles became links: a page without any would mean the conversion dropped them.
     assert any("](http" in text for text in markdown), f"{path}: no link in the markdown"
