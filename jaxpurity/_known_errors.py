@@ -437,13 +437,14 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     _leak_checked(
         "memoization_caches", "a cache (functools.lru_cache, a dict)", _LEAK_FIX_CACHE, _CACHE
     ),
+    # The chain's holder before the trace's kind: the fix is to where the tracer was stored.
+    _leak_checked("leak_through_self", "an object's attribute", _LEAK_FIX_SELF, _OBJECT_ATTRIBUTE),
     _leak_checked(
         "leak_from_loop_body", "a scan, while_loop or fori_loop body", _LEAK_FIX_LOOP, _LOOP
     ),
     _leak_checked(
         "leak_from_grad_vmap", "a function under grad, jvp or vmap", _LEAK_FIX_GRAD, _GRAD_VMAP
     ),
-    _leak_checked("leak_through_self", "an object's attribute", _LEAK_FIX_SELF, _OBJECT_ATTRIBUTE),
     _leak_checked("global_counter", "a jitted function", _LEAK_FIX_GLOBAL, None),
     # -- Module state across a transform in Flax -----------------------------------------------
     KnownError(

@@ -107,6 +107,22 @@ def _checked_grad_leak() -> None:
         _leak_from(lambda f: jax.grad(f)(1.0))
 
 
+def _checked_vmap_leak_into_object() -> None:
+    # The chain names the holder ("<Holder ...>.last"), which is what the fix changes: it
+    # wins over the trace's kind (vmap).
+    class Holder:
+        last: object = None
+
+    holder = Holder()
+
+    def f(x: jax.Array) -> jax.Array:
+        holder.last = x
+        return x
+
+    with jax.checking_leaks():
+        jax.vmap(f)(jnp.arange(3.0))
+
+
 def _python_if() -> None:
     jax.jit(lambda x: x if x > 0 else -x)(1.0)
 
@@ -412,6 +428,7 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "checked_scan_leak": (_checked_scan_leak, "leak_from_loop_body"),
     "checked_vmap_leak": (_checked_vmap_leak, "leak_from_grad_vmap"),
     "checked_grad_leak": (_checked_grad_leak, "leak_from_grad_vmap"),
+    "checked_vmap_leak_into_object": (_checked_vmap_leak_into_object, "leak_through_self"),
     "python_if": (_python_if, "python_control_flow"),
     "list_index": (_list_index, "python_control_flow"),
     "numpy_call": (_numpy_call, "python_control_flow"),

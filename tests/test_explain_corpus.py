@@ -24,7 +24,7 @@ SOURCE = re.compile(r"^(?:[\w.-]+/[\w.-]+#\d+|https?://\S+)$")
 # closing notes); a change that makes explain worse on real errors fails here. Measured: dev
 # 126/141; held-out 28/39 (its 5 newest in-scope cases, collected after the last change, put 3
 # right: the rate fell from 25/34 with the cases, not with explain).
-FLOOR = {"dev": 0.89, "heldout": 0.71}
+FLOOR = {"dev": 0.90, "heldout": 0.71}
 
 
 @pytest.mark.parametrize("name", sorted(CORPORA))
