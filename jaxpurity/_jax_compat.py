@@ -17,15 +17,20 @@ of :func:`jaxpurity.explain` all derive from it.
 from __future__ import annotations
 
 import contextlib
+import functools
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
 
 # Private modules. No public API turns the leak checker off for one block, or changes the
-# trace context for one block: jax.config.update does it for the whole process.
+# trace context for one block: jax.config.update does it for the whole process. Nor does one
+# drop a single entry of JAX's trace caches: jax.clear_caches() empties them for everyone.
 from jax._src import config as _config  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 from jax._src import core as _core  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
+from jax._src import linear_util as _linear_util  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
+from jax._src import util as _util  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 
 __all__ = [
     "GRAD_VMAP",
@@ -38,6 +43,8 @@ __all__ = [
     "Tracer",
     "config_values",
     "debug_callbacks_in_loops",
+    "cached_by_caller",
+    "forget_traces",
     "fresh_trace_context",
     "has_compiled",
     "is_jit_wrapper",
@@ -200,8 +207,156 @@ def fresh_trace_context(token: str) -> Iterator[None]:
     State used as a context manager. Checked on 0.4.35, 0.6.2, 0.10.2,
     0.12.0.1. Public: ``jax.config.update`` sets it for the whole process.
     """
-    with _config.hlo_source_file_canonicalization_regex(f"(?!){token}"):  # "(?!)" matches nothing
+    with _config.hlo_source_file_canonicalization_regex(_NO_MATCH + token):
         yield
+
+
+#: What :func:`fresh_trace_context` puts before its token: a regex that matches nothing.
+_NO_MATCH = "(?!)"
+
+
+def _is_jax_code(obj: Any) -> bool:
+    """Whether ``obj`` is JAX's own: a function of ``jax`` or ``jaxlib``, a jaxpr, a primitive.
+
+    A :func:`functools.partial`, a bound method and a wrapper (``__wrapped__``)
+    are looked through. Anything else (the user's functions, other libraries',
+    Python's) counts as not JAX's.
+    """
+    for _ in range(10):
+        inner = getattr(obj, "func", None) if isinstance(obj, functools.partial) else None
+        inner = inner or getattr(obj, "__func__", None) or getattr(obj, "__wrapped__", None)
+        if inner is None or inner is obj:
+            break
+        obj = inner
+    module = getattr(obj, "__module__", None)
+    return isinstance(module, str) and module.partition(".")[0] in {"jax", "jaxlib"}
+
+
+def _trace_caches() -> tuple[list[Any], list[Any]]:
+    """JAX's caches that a trace context keys: ``linear_util.cache``'s, and the C++ ones.
+
+    The first list holds ``linear_util.cache``'s dicts (a ``WeakKeyDictionary``
+    from each traced function to a dict whose keys end with the trace context);
+    the second, the ``weakref_lru_cache`` objects, whose ``cache_keys()`` are
+    ``(weakref to the function, trace context, args, kwargs)``.
+
+    Private: ``jax._src.util._caches`` (JAX 0.10.2 and newer: every cache, a
+    ``linear_util.cache`` as a function whose ``cache_clear`` is its dict's
+    ``clear``) or ``jax._src.util._weakref_lru_caches`` and
+    ``jax._src.linear_util.cache_clearing_funs`` (0.4.35, 0.6.2). Checked on
+    0.4.35, 0.6.2, 0.10.2, 0.12.0.1. No public API lists JAX's caches;
+    ``jax.clear_caches()`` empties them all.
+    """
+    registry = getattr(_util, "_caches", None)
+    if registry is not None:
+        caches = list(registry.keys())
+        clears = [getattr(c, "cache_clear", None) for c in caches]
+        weak = [c for c in caches if type(c).__name__ == "WeakrefLRUCache"]
+    else:
+        clears = list(_linear_util.cache_clearing_funs)  # type: ignore[attr-defined]  # JAX < 0.10
+        weak = list(_util._weakref_lru_caches)  # type: ignore[attr-defined]  # JAX < 0.10
+    dicts = [getattr(c, "__self__", None) for c in clears]
+    return [d for d in dicts if isinstance(d, weakref.WeakKeyDictionary)], weak
+
+
+def _fresh_position() -> int:
+    """Where :func:`fresh_trace_context`'s value sits in a trace context (found by trying it).
+
+    Private: ``jax._src.config.trace_context()``. Checked on 0.4.35, 0.6.2,
+    0.10.2, 0.12.0.1.
+    """
+    with fresh_trace_context("probe"):
+        context = _config.trace_context()
+    return next(i for i, v in enumerate(context) if v == _NO_MATCH + "probe")
+
+
+def _cached_functions() -> Iterator[tuple[Any, Any, str | None]]:
+    """``(cache, function, fresh)`` for each entry of JAX's C++ trace caches whose function lives.
+
+    ``fresh`` is the value :func:`fresh_trace_context` gave the trace context
+    the entry was made in, or None outside any such block. Reading the keys
+    takes JAX about 10 microseconds an entry.
+    """
+    at = _fresh_position()
+    for cache in _trace_caches()[1]:
+        for ref, context, *_ in cache.cache_keys():
+            fn = ref()
+            if fn is not None:
+                # A cache that no trace context keys has None there.
+                value = context[at] if isinstance(context, tuple) and len(context) > at else None
+                fresh = isinstance(value, str) and value.startswith(_NO_MATCH)
+                yield cache, fn, value if fresh else None
+
+
+def cached_by_caller() -> frozenset[tuple[int, int]] | None:
+    """The functions JAX's C++ trace caches hold entries for, made outside any fresh context.
+
+    Returns ``(id(cache), id(function))`` pairs, for :func:`forget_traces`'s
+    ``keep``: taken before a check, they say which functions the caller's
+    code has entries for. None where the caches cannot be read.
+    Private: as :func:`forget_traces`.
+    """
+    try:
+        return frozenset((id(c), id(fn)) for c, fn, fresh in _cached_functions() if fresh is None)
+    except Exception:  # noqa: BLE001 - a JAX whose caches look otherwise
+        return None
+
+
+def forget_traces(
+    token: str, *, keep: frozenset[tuple[int, int]] | None, of_jax_too: bool = False
+) -> bool:
+    """Drop what JAX's trace caches hold for code traced within ``fresh_trace_context(token)``.
+
+    Entries for JAX's own functions are kept (unless ``of_jax_too``): a later
+    block with the same token reuses them, so they do not pile up, and what
+    they answer is JAX's code, which has no side effects to miss. Entries for
+    any other code (a loop body or an inner jit function of the user's) are
+    dropped, so that a later block traces that code again:
+
+    * from ``linear_util.cache``'s dicts, one entry at a time;
+    * from a C++ ``weakref_lru_cache``, with ``evict_weakref`` (JAX 0.10.2
+      and newer), which drops every entry the cache holds for the function:
+      so only for a function not in ``keep`` (:func:`cached_by_caller`, taken
+      before the check; None: none is dropped), whose every entry the check
+      made. The entries the caller's code made are never dropped (unless
+      another thread makes one while the check runs).
+
+    Returns:
+      Whether no entry for code other than JAX's is left under ``token``.
+      When False, ``token`` must not be used again: those entries would
+      answer a later block.
+
+    Private: the caches of :func:`_trace_caches`, their ``cache_keys()`` and
+    ``evict_weakref``. Checked on 0.4.35, 0.6.2 (no ``evict_weakref``: an
+    entry in a C++ cache stays), 0.10.2, 0.12.0.1. No public API drops one
+    entry; ``jax.clear_caches()`` drops everyone's.
+    """
+    value = _NO_MATCH + token
+    try:
+        dicts, _ = _trace_caches()
+        for functions in dicts:
+            for fn, entries in list(functions.items()):
+                if of_jax_too or not _is_jax_code(fn):
+                    for key in [k for k in list(entries) if _holds(k[-1], value)]:
+                        del entries[key]
+        made = {
+            (id(cache), id(fn)): (cache, fn)
+            for cache, fn, fresh in _cached_functions()
+            if fresh == value and (of_jax_too or not _is_jax_code(fn))
+        }
+        left = False
+        for pair, (cache, fn) in made.items():
+            if keep is None or pair in keep or not hasattr(cache, "evict_weakref"):
+                left = left or not _is_jax_code(fn)
+            else:
+                cache.evict_weakref(fn)
+    except Exception:  # noqa: BLE001 - a JAX whose caches look otherwise: assume entries are left
+        return False
+    return not left
+
+
+def _holds(context: tuple[Any, ...], value: str) -> bool:
+    return any(isinstance(v, str) and v == value for v in context)
 
 
 def config_values() -> dict[str, Any]:
@@ -360,11 +515,9 @@ def _user_callback_name(eqn: Any) -> str | None:
     if code is None or "callback" not in code.co_freevars:
         return None
     user = flat.__closure__[code.co_freevars.index("callback")].cell_contents
-    function = getattr(user, "func", user)  # functools.partial
-    module = getattr(function, "__module__", None) or ""
-    if module.partition(".")[0] in {"jax", "jaxlib"}:
+    if _is_jax_code(user):
         return None
-    return getattr(function, "__name__", None)
+    return getattr(getattr(user, "func", user), "__name__", None)  # a functools.partial's too
 
 
 def debug_callbacks_in_loops(program: Any) -> list[str]:

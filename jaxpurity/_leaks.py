@@ -18,7 +18,7 @@ from jaxpurity._jax_compat import transformation_of
 from jaxpurity._leaftypes import describe_leaf
 from jaxpurity._locate import Locator, Place
 from jaxpurity._source import store_line
-from jaxpurity._tracing import JitCall, SplitCall, trace_once
+from jaxpurity._tracing import JitCall, SplitCall, forgetting_traces, trace_once
 
 __all__ = ["Leak", "find_leaks", "trace_finding_leaks"]
 
@@ -116,7 +116,11 @@ def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
     tracer is left where you can reach it. The loop bodies and inner ``jit``
     functions it calls run too, even where JAX cached their traces before:
     JAX's caches are bypassed for this one trace, not cleared
-    (``jaxpurity._tracing.uncached_tracing`` says how). JAX's own leak
+    (``jaxpurity._tracing.uncached_tracing`` says how), and what they keep of
+    it for your code is dropped afterwards, so that repeated checks keep no
+    memory. (JAX cannot drop it for a loop body or inner ``jit`` function
+    that outlives the trace, on JAX before 0.10.2 or where your own code
+    traced it too: ``jaxpurity._tracing.forgetting_traces``.) JAX's own leak
     checker (``jax_check_tracer_leaks``) is switched off during the trace and
     restored after. Call it from plain Python, not inside a transformation
     (it raises a TypeError there); a call in another thread waits for it.
@@ -149,7 +153,7 @@ def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
     """
     require_plain_python(fn, args, kwargs, "find_leaks")
     call = JitCall.of(fn, args, kwargs)
-    with ONE_CHECK_AT_A_TIME:
+    with ONE_CHECK_AT_A_TIME, forgetting_traces():
         scope = state_snapshot(call)
         try:
             return trace_finding_leaks(call.body, call)[2]

@@ -45,7 +45,7 @@ from jaxpurity._problems import (
 from jaxpurity._restore import Restored, new_ref_arrays, random_generators
 from jaxpurity._snapshot import Snapshot
 from jaxpurity._trace_reads import outside_reads, settings_read
-from jaxpurity._tracing import JitCall, SplitCall, uncached_tracing
+from jaxpurity._tracing import JitCall, SplitCall, forgetting_traces, uncached_tracing
 from jaxpurity._watch import watch_state
 
 __all__ = ["Problem", "PurityReport", "check_pure"]
@@ -139,8 +139,10 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     Both traces bypass JAX's trace caches (:func:`find_leaks` says how;
     nothing is cleared), so the bodies of ``scan``, ``while_loop``,
     ``fori_loop`` and ``cond`` and inner ``jit`` functions run in each,
-    even where JAX traced them before. The eager run uses the caches as any
-    eager call does.
+    even where JAX traced them before; what JAX keeps of them for your code
+    is dropped when the check ends, so that repeated checks keep no memory
+    beyond what JAX keeps for the same calls. The eager run uses the caches
+    as any eager call does.
 
     Only state ``fn`` reaches in one step is watched: the globals its code
     names, its closure variables, the contents of lists, dicts and sets held
@@ -182,7 +184,7 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     """  # noqa: E501
     require_plain_python(fn, args, kwargs, "check_pure")
     call = JitCall.of(fn, args, kwargs)
-    with ONE_CHECK_AT_A_TIME, leak_checker_off(), jax.disable_jit(False):
+    with ONE_CHECK_AT_A_TIME, forgetting_traces(), leak_checker_off(), jax.disable_jit(False):
         scope = state_snapshot(call)
         try:
             return _check(fn, args, kwargs, call)

@@ -25,6 +25,8 @@ import numpy as np
 from jaxpurity._introspect import strip_jit
 from jaxpurity._jax_compat import (
     Tracer,
+    cached_by_caller,
+    forget_traces,
     fresh_trace_context,
     is_jit_wrapper,
     jit_static_argument_names,
@@ -39,6 +41,7 @@ __all__ = [
     "SplitCall",
     "array_leaves",
     "flatten_arguments",
+    "forgetting_traces",
     "trace_once",
     "uncached_tracing",
 ]
@@ -240,28 +243,71 @@ def _live_tracers() -> list[Any]:
     return [o for o in gc.get_objects() if type(o) in kinds]
 
 
-_FRESH = itertools.count()
+class _FreshContext:
+    """The trace context of :func:`uncached_tracing`: the same in every block, until retired."""
+
+    def __init__(self) -> None:
+        self._numbers = itertools.count()
+        self.token = self._next()
+
+    def _next(self) -> str:
+        return f"jaxpurity-{next(self._numbers)}"
+
+    def clean_up(self, keep: frozenset[tuple[int, int]] | None) -> None:
+        """Drop the entries made for the user's code under the token; retire it if some stay."""
+        if not forget_traces(self.token, keep=keep):
+            retired, self.token = self.token, self._next()
+            forget_traces(retired, keep=keep, of_jax_too=True)
+
+
+_FRESH = _FreshContext()
 
 
 @contextlib.contextmanager
 def uncached_tracing() -> Iterator[None]:
-    """Within the block, JAX's trace caches miss: every loop body and inner jit runs again.
+    """Within the block, JAX's trace caches miss for the user's code: its loop bodies run again.
 
     JAX caches the jaxpr of each ``scan``, ``while_loop``, ``fori_loop`` and
     ``cond`` body, and of each inner :func:`jax.jit`, by the function and the
     *trace context* (the config values that can change a trace). After the
     first trace, a body's Python code does not run again in the process, so
     a side effect in it (a tracer appended to a list) cannot be seen. The
-    block gets a trace context that no other trace has used
-    (:func:`jaxpurity._jax_compat.fresh_trace_context`), so every cache
-    lookup in it misses, while nothing in the programs changes. Cache
-    entries made outside the block are neither used nor changed. Each block
-    adds entries of its own (one per function traced in it), which JAX
-    keeps while the function lives: measured, about 60 KB per
-    :func:`find_leaks` of a small ``scan`` on JAX 0.10.2.
+    block gets a trace context of its own
+    (:func:`jaxpurity._jax_compat.fresh_trace_context`), which no trace of
+    the caller's uses, so those lookups miss, while nothing in the programs
+    changes. Cache entries made outside the block are neither used nor
+    changed.
+
+    Every block uses the same context, so that the entries JAX makes in it
+    for its own functions (``jnp.sin``, the primitives) are made once and
+    reused: memory stays flat however many checks run. Run the blocks within
+    :func:`forgetting_traces`, which drops the entries made for the user's
+    code, so that the next block traces that code again.
     """
-    with fresh_trace_context(f"jaxpurity-{next(_FRESH)}"):
+    with fresh_trace_context(_FRESH.token):
         yield
+
+
+@contextlib.contextmanager
+def forgetting_traces() -> Iterator[None]:
+    """When the block ends, JAX's caches forget the code :func:`uncached_tracing` traced in it.
+
+    The entries are dropped (:func:`jaxpurity._jax_compat.forget_traces`)
+    once the block's own objects (the wrappers traced, their programs) are
+    gone, and with them the entries JAX keyed by those. Where an entry for
+    the user's code cannot be dropped (JAX before 0.10.2 cannot evict from
+    its C++ caches; nor is an entry dropped for a function the caller's code
+    has traced too, since evicting drops them all), the context is retired
+    and the next block gets a new one; JAX keeps the retired context's
+    entries for its own functions until its caches evict them (they are
+    bounded). Blocks run one at a time: callers hold
+    :data:`jaxpurity._guard.ONE_CHECK_AT_A_TIME`.
+    """
+    keep = cached_by_caller()
+    try:
+        yield
+    finally:
+        _FRESH.clean_up(keep)
 
 
 def trace_once(fn: Callable[..., Any], call: SplitCall) -> tuple[Any, list[Any], SplitCall]:
