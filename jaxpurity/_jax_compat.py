@@ -23,12 +23,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
+import jax.extend.core
 
 # Private modules. No public API turns the leak checker off for one block, or changes the
 # trace context for one block: jax.config.update does it for the whole process. Nor does one
 # drop a single entry of JAX's trace caches: jax.clear_caches() empties them for everyone.
 from jax._src import config as _config  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 from jax._src import core as _core  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
+from jax._src import dispatch as _dispatch  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 from jax._src import linear_util as _linear_util  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 from jax._src import util as _util  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 
@@ -44,6 +46,9 @@ __all__ = [
     "config_values",
     "debug_callbacks_in_loops",
     "cached_by_caller",
+    "can_drop_traces",
+    "eager_programs",
+    "forget_eager_programs",
     "forget_traces",
     "fresh_trace_context",
     "has_compiled",
@@ -288,6 +293,18 @@ def _cached_functions() -> Iterator[tuple[Any, Any, str | None]]:
                 yield cache, fn, value if fresh else None
 
 
+def can_drop_traces() -> bool:
+    """Whether JAX's C++ trace caches can drop one function's entries (JAX 0.10.2 and newer).
+
+    Where they cannot, :func:`forget_traces` leaves those entries, and each
+    check keeps what JAX keeps for one trace. Private: as :func:`forget_traces`.
+    """
+    try:
+        return all(hasattr(cache, "evict_weakref") for cache in _trace_caches()[1])
+    except Exception:  # noqa: BLE001 - a JAX whose caches look otherwise
+        return False
+
+
 def cached_by_caller() -> frozenset[tuple[int, int]] | None:
     """The functions JAX's C++ trace caches hold entries for, made outside any fresh context.
 
@@ -346,8 +363,12 @@ def forget_traces(
         }
         left = False
         for pair, (cache, fn) in made.items():
-            if keep is None or pair in keep or not hasattr(cache, "evict_weakref"):
-                left = left or not _is_jax_code(fn)
+            jax_code = _is_jax_code(fn)
+            # The caller's entries for JAX's own code may go too: retracing JAX's code later
+            # costs time, and runs none of the caller's code.
+            callers = keep is None or (pair in keep and not (of_jax_too and jax_code))
+            if callers or not hasattr(cache, "evict_weakref"):
+                left = left or not jax_code
             else:
                 cache.evict_weakref(fn)
     except Exception:  # noqa: BLE001 - a JAX whose caches look otherwise: assume entries are left
@@ -357,6 +378,52 @@ def forget_traces(
 
 def _holds(context: tuple[Any, ...], value: str) -> bool:
     return any(isinstance(v, str) and v == value for v in context)
+
+
+def eager_programs() -> frozenset[int] | int:
+    """What JAX's cache of eagerly run primitives holds now, for :func:`forget_eager_programs`.
+
+    The ids of the programs (jaxprs of loops and conds) in its keys where the
+    cache lists them (JAX 0.10.2 and newer): the cache holds them, so their
+    ids stay theirs. Else the cache's size. Private:
+    ``jax._src.dispatch.xla_primitive_callable``, a ``util.cache``. Checked
+    on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1.
+    """
+    cache = _dispatch.xla_primitive_callable
+    keys = getattr(cache, "cache_keys", None)
+    if keys is None:
+        return int(cache.cache_info().currsize)
+    return frozenset(id(program) for key in keys() for program in _programs_in(key))
+
+
+def forget_eager_programs(before: frozenset[int] | int) -> bool:
+    """Empty JAX's cache of eagerly run primitives if it took a loop or cond since ``before``.
+
+    JAX compiles a ``lax.scan``, ``while_loop`` or ``cond`` run outside
+    ``jit`` once per body program, and its cache keeps the program and the
+    compiled code (about 0.8 MB for a small scan on CPU) for the life of the
+    process: a new body, as each new trace of it makes, adds an entry
+    (``jax/_src/dispatch.py`` says so). JAX cannot drop one entry, so the
+    whole cache is emptied: later eager operations compile again, once each.
+    Where the cache does not list its keys (JAX before 0.10.2), it is
+    emptied when it grew at all.
+
+    Returns:
+      Whether the cache was emptied.
+    """
+    now = eager_programs()
+    grew = now > before if isinstance(now, int) else bool(now - before)  # type: ignore[operator]
+    if grew:
+        _dispatch.xla_primitive_callable.cache_clear()
+    return grew
+
+
+def _programs_in(key: Any) -> list[Any]:
+    """The jaxprs (a loop's body, a cond's branches) in a key of JAX's eager primitive cache."""
+    params = key[-1] if isinstance(key, tuple) and key and isinstance(key[-1], dict) else {}
+    programs = (jax.extend.core.ClosedJaxpr, jax.extend.core.Jaxpr)
+    values = [v for p in params.values() for v in (p if isinstance(p, tuple) else (p,))]
+    return [v for v in values if isinstance(v, programs)]
 
 
 def config_values() -> dict[str, Any]:

@@ -140,9 +140,14 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     nothing is cleared), so the bodies of ``scan``, ``while_loop``,
     ``fori_loop`` and ``cond`` and inner ``jit`` functions run in each,
     even where JAX traced them before; what JAX keeps of them for your code
-    is dropped when the check ends, so that repeated checks keep no memory
-    beyond what JAX keeps for the same calls. The eager run uses the caches
-    as any eager call does.
+    is dropped when the check ends. The eager run uses the caches as any
+    eager call does, but where it ran a loop or ``cond``, whose compiled
+    program JAX would keep for good, JAX's cache of eager operations is
+    emptied after it (they compile again, once each). So repeated checks
+    keep no memory on JAX 0.10.2 and newer, except for a loop body or inner
+    ``jit`` function that your own code has traced too: its entries stay,
+    and each check keeps what JAX keeps for one trace of it
+    (``jaxpurity._tracing.forgetting_traces`` says why).
 
     Only state ``fn`` reaches in one step is watched: the globals its code
     names, its closure variables, the contents of lists, dicts and sets held

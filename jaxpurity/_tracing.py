@@ -26,6 +26,8 @@ from jaxpurity._introspect import strip_jit
 from jaxpurity._jax_compat import (
     Tracer,
     cached_by_caller,
+    eager_programs,
+    forget_eager_programs,
     forget_traces,
     fresh_trace_context,
     is_jit_wrapper,
@@ -298,16 +300,19 @@ def forgetting_traces() -> Iterator[None]:
     the user's code cannot be dropped (JAX before 0.10.2 cannot evict from
     its C++ caches; nor is an entry dropped for a function the caller's code
     has traced too, since evicting drops them all), the context is retired
-    and the next block gets a new one; JAX keeps the retired context's
-    entries for its own functions until its caches evict them (they are
-    bounded). Blocks run one at a time: callers hold
-    :data:`jaxpurity._guard.ONE_CHECK_AT_A_TIME`.
+    and the next block gets a new one, and what JAX keeps under the retired
+    one for its own functions is dropped. A loop or cond that the block ran
+    outside ``jit`` (``check_pure``'s eager run) leaves a compiled program
+    in JAX's cache of eager primitives; that cache is emptied
+    (:func:`jaxpurity._jax_compat.forget_eager_programs`). Blocks run one at
+    a time: callers hold :data:`jaxpurity._guard.ONE_CHECK_AT_A_TIME`.
     """
-    keep = cached_by_caller()
+    keep, eager = cached_by_caller(), eager_programs()
     try:
         yield
     finally:
         _FRESH.clean_up(keep)
+        forget_eager_programs(eager)
 
 
 def trace_once(fn: Callable[..., Any], call: SplitCall) -> tuple[Any, list[Any], SplitCall]:

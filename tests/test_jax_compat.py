@@ -154,6 +154,22 @@ def test_fresh_trace_context_makes_jax_trace_a_cached_body_again():
     assert len(runs) == cached + 1
 
 
+def test_forget_eager_programs_empties_jax_eager_cache_after_an_eager_loop_only():
+    # JAX compiles an eager lax.scan once per body program and keeps it for the process;
+    # a body made anew each call makes a new program each time.
+    def running_sums(xs):
+        return lax.scan(lambda c, x: (c + x, c), 0.0, xs)[0]
+
+    xs = jnp.arange(3.0)
+    jnp.sin(xs) + 1.0
+    before = compat.eager_programs()
+    jnp.sin(xs) + 1.0  # compiled before: the cache takes nothing
+    assert compat.forget_eager_programs(before) is False
+    running_sums(xs)
+    assert compat.forget_eager_programs(before) is True
+    assert compat.forget_eager_programs(compat.eager_programs()) is False
+
+
 def test_config_values_and_restore_config_put_every_flag_back():
     before = compat.config_values()
     assert before["jax_debug_nans"] is False, "_jax_compat.config_values: jax.config.values"
