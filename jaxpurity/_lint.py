@@ -96,6 +96,9 @@ def lint(
     globals and outer containers changed, ``self`` assigned, NumPy randomness,
     ``print`` of a tracer, Python ``if`` on a traced value, and more
     (``jaxpurity lint --explain`` lists every rule, and what each cannot see).
+    Nothing is reported inside ``with pytest.raises(...)``, ``self.assertRaises(...)``
+    (and its ``Regex`` kin) or ``np.testing.assert_raises(...)``: code that a test
+    expects to fail.
 
     Args:
       *paths: Files and folders to check (folders recursively, without hidden folders

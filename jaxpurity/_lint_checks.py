@@ -5,7 +5,9 @@ returns a :class:`Hit` per finding. Most rules look only inside traced
 functions, with what :class:`~jaxpurity._lint_taint.Taint` knows of their
 traced values; item assignment on an array, a discarded ``.at[...]`` update,
 a reused key, a donated array read again, an unhashable static argument and a
-``jit`` inside a loop are looked for everywhere. Each function's own nodes are
+``jit`` inside a loop are looked for everywhere. Nothing is reported in the body of a
+``with`` block that a test expects to raise (``pytest.raises``, ``self.assertRaises*``,
+``np.testing.assert_raises``): that code is meant to fail. Each function's own nodes are
 visited a constant number of times (the flows of keys and donated arrays,
 :mod:`jaxpurity._lint_flow`, are linear too), so the checks are linear in the
 size of the module.
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import bisect
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from jaxpurity._lint_flow import Event, calls_in_order, position, spent_uses
@@ -178,6 +180,11 @@ _NOT_ONE_ARRAY = frozenset(
         "jax.numpy.size",
     }
 )
+# Contexts whose body a test expects to raise (besides the assertRaises* methods). Not
+# jaxpurity.raises: a page shows a reader's bug with it, and the bug is what lint must find.
+_EXPECTED_ERRORS = frozenset(
+    {"pytest.raises", "numpy.testing.assert_raises", "numpy.testing.assert_raises_regex"}
+)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _JIT_KINDS = frozenset({"jit", "pmap"})
@@ -207,7 +214,8 @@ def check(scopes: Scopes) -> list[Hit]:
         hits += _TracedChecks(func, facts).run()
     for scope in scopes.funcs:
         hits += _everywhere(scope, facts)
-    return hits
+    expected = facts.expected_errors
+    return [hit for hit in hits if not expected.contain(getattr(hit.node, "lineno", 0))]
 
 
 class _Facts:
@@ -229,6 +237,13 @@ class _Facts:
             if isinstance(target, ast.Name)
         }
         self.rebound = self._rebound_settings()
+        #: The bodies of ``with pytest.raises(...)`` and its kin: code there is meant to fail.
+        self.expected_errors = _blocks(
+            node
+            for scope in scopes.funcs
+            for node in scope.of(ast.With)
+            if any(_expects_error(item.context_expr, self.names) for item in node.items)
+        )
 
     def containers(self, scope: Func) -> set[str]:
         """The names and attribute paths that ``scope`` binds to a list, dict or set."""
@@ -792,7 +807,7 @@ def _everywhere(scope: Func, facts: _Facts) -> list[Hit]:
     names = facts.names
     hits = []
     arrays = _array_names(scope, names)
-    loops = _loop_ranges(scope)
+    loops = _loop_bodies(scope)
     calls: list[tuple[ast.Call, Jitted]] = []  # the calls of jitted functions
     draws = False  # whether the scope draws from a jax.random key at all
     assignments: list[ast.Assign | ast.AugAssign] = [
@@ -966,7 +981,7 @@ def _mutable_dataclass(cls: ast.ClassDef, names: Names) -> bool:
     return False
 
 
-def _jit_in_loop(node: ast.Call, scope: Func, facts: _Facts, loops: _Loops) -> list[Hit]:
+def _jit_in_loop(node: ast.Call, scope: Func, facts: _Facts, loops: _Blocks) -> list[Hit]:
     transform = facts.scopes.transforms.get(facts.names.qualified(node.func) or "")
     if transform is None or transform.kind not in _JIT_KINDS or not node.args:
         return []
@@ -988,9 +1003,10 @@ def _jit_in_loop(node: ast.Call, scope: Func, facts: _Facts, loops: _Loops) -> l
 
 
 @dataclass(frozen=True)
-class _Loops:
-    """The line ranges of a scope's loop bodies, sorted by start, with the furthest end
-    among the first i of them: whether a line is in a loop is then one bisection."""
+class _Blocks:
+    """The line ranges of some blocks (loop bodies, ``with`` bodies), sorted by start, with
+    the furthest end among the first i of them: whether a line is in one is then one
+    bisection."""
 
     ranges: list[tuple[int, int]]
     starts: list[int]
@@ -1004,26 +1020,27 @@ class _Loops:
         return index > 0 and self.furthest[index - 1] >= line
 
     def share(self, first: int, second: int) -> bool:
-        """Whether one loop body holds both lines."""
+        """Whether one block holds both lines."""
         return any(
             start <= min(first, second) and max(first, second) <= end for start, end in self.ranges
         )
 
 
-def _loop_ranges(scope: Func) -> _Loops:
-    loops: list[ast.For | ast.AsyncFor | ast.While] = [
-        *scope.of(ast.For),
-        *scope.of(ast.AsyncFor),
-        *scope.of(ast.While),
-    ]
+def _blocks(statements: Iterable[ast.For | ast.AsyncFor | ast.While | ast.With]) -> _Blocks:
+    """The bodies of ``statements``."""
     ranges = sorted(
-        (node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno) for node in loops
+        (node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno)
+        for node in statements
     )
     furthest, ends = 0, []
     for _, end in ranges:
         furthest = max(furthest, end)
         ends.append(furthest)
-    return _Loops(ranges, [start for start, _ in ranges], ends)
+    return _Blocks(ranges, [start for start, _ in ranges], ends)
+
+
+def _loop_bodies(scope: Func) -> _Blocks:
+    return _blocks([*scope.of(ast.For), *scope.of(ast.AsyncFor), *scope.of(ast.While)])
 
 
 def _array_names(scope: Func, names: Names) -> set[str]:
@@ -1078,6 +1095,16 @@ def _builds_array(
     if isinstance(node, ast.Name) and known is not None:
         return known.get(node.id, False)
     return False
+
+
+def _expects_error(node: ast.expr, names: Names) -> bool:
+    """``pytest.raises(...)``, ``self.assertRaises(...)`` (``assertRaisesRegex``, ...),
+    ``np.testing.assert_raises(...)``: a context that fails unless its body raises."""
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Attribute) and node.func.attr.startswith("assertRaises"):
+        return True
+    return names.qualified(node.func) in _EXPECTED_ERRORS
 
 
 def _is_container(node: ast.expr | None, names: Names) -> bool:

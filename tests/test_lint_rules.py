@@ -68,6 +68,37 @@ FINDS = {
             metrics.last = x  # expect: JP102
             return x * cache[n]
     """,
+    "JP102 and JP210 outside the blocks where a test expects an error, not inside": """
+        import unittest
+        import jax
+        import jaxpurity
+        import numpy as np
+        import pytest
+        registry = []
+
+        class MutationTest(unittest.TestCase):
+            def test_refused(self):
+                @jax.jit
+                def f(x):
+                    with self.assertRaisesRegex(ValueError, "trace"):
+                        registry.append(x)
+                    registry.append(x)  # expect: JP102
+                    return x
+
+                with self.assertRaises(ValueError):
+                    @jax.jit
+                    def g(x):
+                        registry.append(x)
+                    g(1.0)
+
+        def test_update_refused(x):
+            with pytest.raises(TypeError):
+                x.at[0].set(1.0)
+            with np.testing.assert_raises(TypeError):
+                x.at[1].set(1.0)
+            with jaxpurity.raises(TypeError):  # a page's bug, shown failing
+                x.at[2].set(1.0)  # expect: JP210
+    """,
     "JP103 module-level list in a scan body": """
         import jax
         partial_sums = []
