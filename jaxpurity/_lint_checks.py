@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -227,6 +228,7 @@ class _Facts:
         module = scopes.module
         self.module = module
         self._containers: dict[int, set[str]] = {}
+        self._checked_by_tests: dict[tuple[int, str], bool] = {}
         self._self_containers: dict[int, set[str]] = {}
         self.generators = {
             target.id
@@ -280,6 +282,81 @@ class _Facts:
                         }
             self._self_containers[key] = found
         return self._self_containers[key]
+
+    def checked_by_tests(self, func: Func, name: str) -> bool:
+        """Whether ``name``, which ``func`` assigns through ``global`` or ``nonlocal``, is
+        read only where a test checks it: in ``assert`` statements, ``assert*()`` calls
+        (``self.assertEqual(n, 1)``) and blocks that expect an error, at least once, and never
+        in a traced function (updates such as ``n = n + 1`` aside). A trace counter, or a flag
+        that the body ran, counts traces on purpose."""
+        owner = self.module if name in func.declared_global else _owner(func.parent, name)
+        key = (id(owner), name)
+        if key not in self._checked_by_tests:
+            checked, unchecked = 0, 0
+            for scope, read in self._reads.get(key, []):
+                if id(read) in self._updates:
+                    continue
+                if not scope.traced and (
+                    id(read) in self._asserted or self.expected_errors.contain(read.lineno)
+                ):
+                    checked += 1
+                else:
+                    unchecked += 1
+            self._checked_by_tests[key] = checked > 0 and not unchecked
+        return self._checked_by_tests[key]
+
+    @functools.cached_property
+    def _declared(self) -> set[str]:
+        """The names that some function assigns through ``global`` or ``nonlocal``."""
+        return {n for f in self.scopes.funcs for n in f.declared_global | f.declared_nonlocal}
+
+    @functools.cached_property
+    def _reads(self) -> dict[tuple[int, str], list[tuple[Func, ast.Name]]]:
+        """The reads of each declared name, by the scope that binds it (the module for a
+        global) and the name, each with the function it is read in."""
+        declared = self._declared
+        reads: dict[tuple[int, str], list[tuple[Func, ast.Name]]] = {}
+        for scope in self.scopes.funcs:
+            for node in scope.of(ast.Name):
+                if node.id in declared and isinstance(node.ctx, ast.Load):
+                    owner = self.module if node.id in scope.declared_global else None
+                    owner = owner or _owner(scope, node.id)
+                    reads.setdefault((id(owner), node.id), []).append((scope, node))
+        return reads
+
+    @functools.cached_property
+    def _asserted(self) -> set[int]:
+        """The declared names read in an ``assert`` statement or an ``assert*()`` call."""
+        declared, found, seen = self._declared, set(), set()
+        for scope in self.scopes.funcs:
+            checks: list[ast.AST] = [*scope.of(ast.Assert)]
+            checks += [c for c in scope.of(ast.Call) if _is_assert_call(c)]
+            for check in checks:
+                stack = [check]
+                while stack:
+                    node = stack.pop()
+                    if id(node) in seen:
+                        continue
+                    seen.add(id(node))
+                    if isinstance(node, ast.Name) and node.id in declared:
+                        found.add(id(node))
+                    stack.extend(ast.iter_child_nodes(node))
+        return found
+
+    @functools.cached_property
+    def _updates(self) -> set[int]:
+        """The reads of a declared name in an assignment to it (``n = n + 1``)."""
+        declared, found = self._declared, set()
+        for scope in self.scopes.funcs:
+            for node in scope.of(ast.Assign):
+                targets = {t.id for t in node.targets if isinstance(t, ast.Name)} & declared
+                if targets:
+                    found |= {
+                        id(n)
+                        for n in ast.walk(node.value)
+                        if isinstance(n, ast.Name) and n.id in targets
+                    }
+        return found
 
     def outer(self, func: Func, root: str) -> Func | None:
         """The scope that a free name of ``func`` belongs to: an enclosing function, or the
@@ -468,7 +545,12 @@ class _TracedChecks:
         for target in targets:
             for element in _flatten(target):
                 if isinstance(element, ast.Name) and element.id in declared:
-                    if self.cached or value_traced:
+                    counted = (
+                        not value_traced
+                        and not _builds_array(value, self.names)
+                        and self.facts.checked_by_tests(self.func, element.id)
+                    )
+                    if value_traced or (self.cached and not counted):
                         statement = (
                             "global" if element.id in self.func.declared_global else "nonlocal"
                         )
@@ -1095,6 +1177,21 @@ def _builds_array(
     if isinstance(node, ast.Name) and known is not None:
         return known.get(node.id, False)
     return False
+
+
+def _owner(scope: Func | None, name: str) -> Func | None:
+    """The scope, from ``scope`` up, that binds ``name``; the module when none does."""
+    found = scope
+    while found is not None and found.parent is not None and name not in found.local:
+        found = found.parent
+    return found
+
+
+def _is_assert_call(node: ast.Call) -> bool:
+    """``self.assertEqual(...)``, ``np.testing.assert_allclose(...)``, ``assert_equal(...)``."""
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return isinstance(name, str) and name.startswith("assert")
 
 
 def _expects_error(node: ast.expr, names: Names) -> bool:

@@ -62,7 +62,10 @@ RULES: tuple[Rule, ...] = (
         "assignment runs while tracing, not on every call",
         "global_counter",
         "Under jax.grad or jax.vmap alone, which run the body on every call, it reports only "
-        "an assignment of a traced value. " + _SAME_MODULE,
+        "an assignment of a traced value. A name that only tests read (in assert statements, "
+        "assert*() calls and blocks that expect an error), never a traced function, is taken "
+        "for a trace counter or flag kept on purpose, and not reported unless it is given a "
+        "traced value. " + _SAME_MODULE,
     ),
     Rule(
         "JP102",
