@@ -437,7 +437,8 @@ class _TracedChecks:
         self.masks = self._mask_names()
         self.differentiated: Taint | None = None
         if func.differentiated:
-            self.differentiated = Taint(self.names, func.differentiated)
+            static = facts.scopes.static_functions
+            self.differentiated = Taint(self.names, func.differentiated, static)
             self.differentiated.follow(func.binders, facts.scopes.type_checked(func))
 
     def hit(self, node: ast.AST, code: str, once: str | None = None, **fields: object) -> None:

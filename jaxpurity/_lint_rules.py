@@ -193,7 +193,9 @@ RULES: tuple[Rule, ...] = (
         "jax.debug.print",
         "print_vs_debug_print",
         "It reports print calls whose arguments derive from traced arguments; a print of a "
-        "value computed from module-level arrays, or a logging call, is not reported.",
+        "value computed from module-level arrays, or a logging call, is not reported, nor a "
+        "tree that jax.tree.map builds with a function returning Python values (an `is None` "
+        "or isinstance test, a shape).",
     ),
     Rule(
         "JP131",

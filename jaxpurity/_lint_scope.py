@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from jaxpurity._lint_names import Names
-from jaxpurity._lint_taint import Taint
+from jaxpurity._lint_taint import TREE_MAPS, Taint, parameter_names
 from jaxpurity._lint_wrappers import PARTIAL, Transform
 
 __all__ = ["MAX_CALL_DEPTH", "Func", "Jitted", "Layer", "Scopes", "parameters"]
@@ -42,7 +42,8 @@ __all__ = ["MAX_CALL_DEPTH", "Func", "Jitted", "Layer", "Scopes", "parameters"]
 #: How many calls deep, within one module, a traced function's callees are followed.
 MAX_CALL_DEPTH = 3
 _MAX_VISITS = 4
-_FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_FUNCTION_NODES = (*_DEFS, ast.Lambda)
 # Nodes that carry no names: operators and load/store contexts, about a third of a tree.
 _NO_NAMES = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
 _BINDERS = frozenset(
@@ -259,6 +260,8 @@ class Scopes:
         self._collect(tree)
         for func in self.funcs:
             self._find_locals(func)
+        #: The functions mapped over pytrees that return Python values (see :class:`Taint`).
+        self.static_functions = self._static_functions()
         self._discover()
         self._propagate()
 
@@ -389,6 +392,28 @@ class Scopes:
         for nonlocal_declaration in func.of(ast.Nonlocal):
             func.declared_nonlocal.update(nonlocal_declaration.names)
         func.local = stored - func.declared_global - func.declared_nonlocal
+
+    def _static_functions(self) -> frozenset[str]:
+        """The names of the functions given to ``jax.tree.map`` whose every ``return``
+        gives a Python value, whatever the arguments (each definition of the name)."""
+        mapped = {
+            call.args[0].id
+            for func in self.funcs
+            for call in func.of(ast.Call)
+            if call.args
+            and isinstance(call.args[0], ast.Name)
+            and self.names.qualified(call.func) in TREE_MAPS
+        }
+        verdict: dict[str, bool] = {}
+        for func in self.funcs:
+            if func.name not in mapped or not isinstance(func.node, _DEFS):
+                continue
+            taint = Taint(self.names, parameter_names(func.node))
+            taint.follow(func.binders)
+            returns = func.of(ast.Return)
+            static = bool(returns) and not any(taint.is_traced(r.value) for r in returns)
+            verdict[func.name] = verdict.get(func.name, True) and static
+        return frozenset(name for name, static in verdict.items() if static)
 
     # -- what a reference names -----------------------------------------------------------
 
@@ -645,7 +670,7 @@ class Scopes:
                 self._analyse(func)
 
     def _analyse(self, func: Func) -> Taint:
-        taint = Taint(self.names, func.traced_params | func.traced_free)
+        taint = Taint(self.names, func.traced_params | func.traced_free, self.static_functions)
         taint.follow(func.binders, self.type_checked(func))
         func.taint = taint
         return taint

@@ -3,7 +3,9 @@
 Under a JAX transformation an argument is a tracer, and so is everything
 computed from it, except what is known while tracing: its ``.shape``,
 ``.ndim``, ``.dtype`` and ``.size``, ``len()`` of it, ``isinstance`` and ``is``
-tests. :class:`Taint` follows assignments through one function, twice over its
+tests, and ``jax.tree.map`` of a function that returns such a value
+(``jax.tree.map(lambda x: x is None, tree)`` is a tree of Python bools).
+:class:`Taint` follows assignments through one function, twice over its
 statements so that values carried around a loop are seen, and then answers
 whether an expression is traced, and whether it is surely an *array*.
 
@@ -25,7 +27,15 @@ from collections.abc import Iterable
 
 from jaxpurity._lint_names import Names
 
-__all__ = ["ARRAY_MODULES", "CONVERSIONS", "STATIC_ATTRIBUTES", "Taint", "names_in"]
+__all__ = [
+    "ARRAY_MODULES",
+    "CONVERSIONS",
+    "STATIC_ATTRIBUTES",
+    "TREE_MAPS",
+    "Taint",
+    "names_in",
+    "parameter_names",
+]
 
 #: Attributes of a traced array that are Python values while tracing.
 STATIC_ATTRIBUTES = frozenset(
@@ -71,6 +81,9 @@ _STATIC_CALLS = CONVERSIONS | {
 
 _IDENTITY_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 
+#: The functions that map a function over pytrees: the result holds what it returns.
+TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
+
 #: The modules whose functions return arrays.
 ARRAY_MODULES = ("jax.numpy.", "jax.lax.", "jax.random.", "jax.nn.", "jax.scipy.")
 # Methods that only arrays have (or that return an array when called on one).
@@ -82,6 +95,13 @@ _ARRAY_METHODS = frozenset(
     ).split()
 )
 _ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
+
+
+def parameter_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
+    """Every parameter of a ``def`` or ``lambda``, ``*args`` and ``**kwargs`` included."""
+    args = node.args
+    named = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return {a.arg for a in named if a is not None}
 
 
 def names_in(target: ast.expr) -> Iterable[str]:
@@ -102,6 +122,8 @@ class Taint:
       names: The module's :class:`~jaxpurity._lint_names.Names`.
       traced: The names known to hold tracers on entry (traced parameters, and the
         traced names of an enclosing traced function that this one reads).
+      static_functions: The names of the module's functions that return a Python value
+        whatever their arguments (``def is_none(x): return x is None``).
 
     Example:
       >>> import ast
@@ -112,9 +134,12 @@ class Taint:
       ['x', 'y']
     """
 
-    def __init__(self, names: Names, traced: Iterable[str]) -> None:
+    def __init__(
+        self, names: Names, traced: Iterable[str], static_functions: Iterable[str] = ()
+    ) -> None:
         self.names = names
         self.traced = set(traced)
+        self.static_functions = frozenset(static_functions)
         #: The names known to hold arrays (after :meth:`follow`).
         self.arrays = set(self.traced)
         self._memo: dict[int, bool] | None = None
@@ -261,7 +286,10 @@ class Taint:
         if isinstance(node, ast.Subscript):
             return self.is_traced(node.value)
         if isinstance(node, ast.Call):
-            if self.names.qualified(node.func) in _STATIC_CALLS:
+            function = self.names.qualified(node.func)
+            if function in _STATIC_CALLS:
+                return False
+            if function in TREE_MAPS and node.args and self._returns_static(node.args[0]):
                 return False
             arguments = [*node.args, *(k.value for k in node.keywords)]
             if any(self.is_traced(a) for a in arguments):
@@ -294,6 +322,17 @@ class Taint:
         if isinstance(node, ast.Slice):
             return any(self.is_traced(p) for p in (node.lower, node.upper, node.step))
         return False
+
+    def _returns_static(self, function: ast.expr) -> bool:
+        """Whether ``function`` returns a Python value whatever it is given: a lambda whose
+        body is one (``lambda x: x is None``), a function of :data:`_STATIC_CALLS`
+        (``jnp.shape``), or one of ``static_functions``."""
+        if isinstance(function, ast.Lambda):
+            given = self.traced | parameter_names(function)
+            return not Taint(self.names, given, self.static_functions).is_traced(function.body)
+        if isinstance(function, ast.Name) and function.id in self.static_functions:
+            return True
+        return self.names.qualified(function) in _STATIC_CALLS
 
 
 def _is_at(node: ast.Subscript) -> bool:
