@@ -560,14 +560,15 @@ class _TracedChecks:
                         )
                 elif isinstance(element, (ast.Attribute, ast.Subscript)):
                     self._store(
-                        element,
-                        element.value,
-                        value_traced,
-                        item=isinstance(element, ast.Subscript),
+                        element, element.value, [value], item=isinstance(element, ast.Subscript)
                     )
 
-    def _store(self, target: ast.expr, base: ast.expr, value_traced: bool, *, item: bool) -> None:
-        """A store into ``base`` (``base.attr = v``, ``base[k] = v``, ``base.append(v)``)."""
+    def _store(
+        self, target: ast.expr, base: ast.expr, values: list[ast.expr], *, item: bool
+    ) -> None:
+        """A store of ``values`` into ``base`` (``base.attr = v``, ``base[k] = v``,
+        ``base.append(v)``)."""
+        value_traced = any(self.traced(v) for v in values)
         self_name = self.func.self_name or self._enclosing_self()
         root = base
         while isinstance(root, (ast.Attribute, ast.Subscript)):
@@ -588,8 +589,10 @@ class _TracedChecks:
             return
         name = path if item or isinstance(target, ast.Call) else dotted(target) or path
         if self.in_loop:
-            effect = "and what it stores is a tracer" if value_traced else "not once per step"
-            self.hit(target, "JP103", name=name, effect=effect)
+            # A loop body always runs staged: a JAX array made there is a tracer too. What
+            # holds none (a shape, a count, a string) is bookkeeping at trace time.
+            if value_traced or any(_builds_array(v, self.names) for v in values):
+                self.hit(target, "JP103", name=name)
         elif self.cached:
             self.hit(target, "JP102", name=name)
         elif value_traced:
@@ -633,10 +636,9 @@ class _TracedChecks:
         name = self.names.qualified(node.func) or ""
         written = dotted(node.func) or name
         arguments = [*node.args, *(k.value for k in node.keywords)]
-        traced_argument = any(self.traced(a) for a in arguments)
         array_argument = any(self.array(a) for a in arguments)
         if isinstance(node.func, ast.Attribute) and node.func.attr in _STORES:
-            self._store(node, node.func.value, traced_argument, item=False)
+            self._store(node, node.func.value, arguments, item=False)
         printed = [a.value if isinstance(a, ast.Starred) else a for a in node.args]
         if name == "print" and any(self._shows_tracer(a) for a in printed):
             on_devices = self.func.kinds & DEVICES

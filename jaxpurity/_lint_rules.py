@@ -84,10 +84,11 @@ RULES: tuple[Rule, ...] = (
         "loop-body-leak",
         "An outer container changed from a loop or branch body",
         "`{name}` is changed from a loop or branch body ({how}): the body runs once, while JAX "
-        "traces it, {effect}",
+        "traces it, and what it stores is a tracer",
         "leak_from_loop_body",
-        "The same containers as JP102; a body passed to a loop through a variable or "
-        "another module is not seen.",
+        "The same containers as JP102, given a traced value or a JAX array; a value that holds "
+        "no tracer (a shape, a count, a string) is bookkeeping at trace time, and not "
+        "reported. A body passed to a loop through a variable or another module is not seen.",
     ),
     Rule(
         "JP104",

@@ -143,6 +143,19 @@ FINDS = {
 
             return lax.fori_loop(0, 3, body, x)
     """,
+    "JP103 a JAX array made in a while_loop body, and a traced item of a pair": """
+        import jax
+        import jax.numpy as jnp
+        buffers = []
+        seen = {}
+
+        def body(carry):
+            buffers.append(jnp.zeros(3))  # expect: JP103
+            seen["last"] = (carry.shape, carry)  # expect: JP103
+            return carry - 1
+
+        jax.lax.while_loop(lambda c: c > 0, body, 3)
+    """,
     "JP104 a loss logged under grad, a norm under vmap": """
         import jax
         import jax.numpy as jnp
@@ -627,6 +640,23 @@ FINE = {
             jax.config.update("jax_enable_x64", False)
             updates, state = opt.update(grads, state)
             return updates, state
+    """,
+    "shapes, counts and names kept from a loop body while it is traced": """
+        import jax
+        import jax.numpy as jnp
+        shapes, sizes, log = [], {}, []
+
+        def body(carry, x):
+            new = carry + x
+            if len(shapes) < 2:
+                shapes.append([jnp.shape(leaf) for leaf in jax.tree.leaves(new)])
+            shapes.append(jax.tree.map(jnp.shape, new))
+            sizes[len(shapes)] = (new.shape, new.ndim, new.dtype, len(x))
+            log.append("traced body")
+            return new, None
+
+        carry, _ = jax.lax.scan(body, jnp.zeros(2), jnp.ones((4, 2)))
+        carry = carry.reshape(shapes[-1][0])
     """,
     "a counter under grad alone, which runs on every call": """
         import jax
