@@ -439,7 +439,7 @@ class _TracedChecks:
         if func.differentiated:
             static = facts.scopes.static_functions
             self.differentiated = Taint(self.names, func.differentiated, static)
-            self.differentiated.follow(func.binders, facts.scopes.type_checked(func))
+            self.differentiated.follow(func.binders, facts.scopes.not_arrays(func))
 
     def hit(self, node: ast.AST, code: str, once: str | None = None, **fields: object) -> None:
         if once is not None:

@@ -235,7 +235,8 @@ RULES: tuple[Rule, ...] = (
         "python_control_flow",
         "It follows values computed from traced arguments in the function; a traced value "
         "read from a module-level array or returned by a function of another module is not "
-        "followed. Parameters with defaults count as Python values.",
+        "followed. Parameters with defaults count as Python values, and parameters annotated "
+        "as containers as pytrees, not arrays.",
     ),
     Rule(
         "JP202",
@@ -271,7 +272,10 @@ RULES: tuple[Rule, ...] = (
         "static argument (static_argnames)",
         "static_arguments",
         "It reports a traced argument tested as it is (`if flag:`, `if mode == 'a':`); a flag "
-        "inside a container is JP201's.",
+        "inside a container is JP201's. An argument annotated as a container "
+        "(`Tuple[jax.Array, jax.Array]`, `Sequence`, `dict`) or a class of the module, and "
+        "`*args`, is a pytree whose truth is static: not reported. An annotation `bool` or "
+        "`int` does not make an argument static, and is no exception.",
     ),
     Rule(
         "JP206",

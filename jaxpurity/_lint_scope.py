@@ -60,6 +60,22 @@ _BINDERS = frozenset(
     }
 )
 _Node = TypeVar("_Node", bound=ast.AST)
+# Annotations of containers: a parameter so annotated is a pytree, whose truth is static.
+_ABSTRACT = "Sequence MutableSequence Mapping MutableMapping Iterable Collection".split()
+_CONTAINER_TYPES = frozenset(
+    [
+        *"tuple list dict set frozenset".split(),
+        *("collections.OrderedDict", "collections.defaultdict", "collections.deque"),
+        *(f"collections.abc.{name}" for name in _ABSTRACT),
+        *(
+            f"typing.{name}"
+            for name in [
+                *_ABSTRACT,
+                *"Tuple List Dict Set FrozenSet NamedTuple DefaultDict OrderedDict Deque".split(),
+            ]
+        ),
+    ]
+)
 # jax.jit and jax.pmap (and wrappers read as them): their static_argnums, donate_argnums.
 _JIT_SEEDS = frozenset({"static", "pmap"})
 
@@ -269,15 +285,56 @@ class Scopes:
         """The traced functions, in source order."""
         return sorted((f for f in self.funcs if f.traced), key=lambda f: f.line)
 
-    def type_checked(self, func: Func) -> set[str]:
-        """The names that ``func`` tests with ``isinstance(name, ...)``."""
-        return {
+    def not_arrays(self, func: Func) -> set[str]:
+        """The names of ``func`` that may hold something else than one array: those it
+        tests with ``isinstance(name, ...)``, its ``*args`` (a tuple), and its parameters
+        annotated as containers, classes of the module, or an Optional or Union of those."""
+        found = {
             call.args[0].id
             for call in func.of(ast.Call)
             if call.args
             and isinstance(call.args[0], ast.Name)
             and self.names.qualified(call.func) == "isinstance"
         }
+        found |= {func.vararg} if func.vararg else set()
+        if isinstance(func.node, _DEFS):
+            args = func.node.args
+            found |= {
+                a.arg
+                for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+                if a.annotation is not None and self._no_array_type(a.annotation)
+            }
+        return found
+
+    def _no_array_type(self, annotation: ast.expr, depth: int = 0) -> bool:
+        """Whether an annotation says that a value is no array: a container (``tuple``,
+        ``Tuple[jax.Array, jax.Array]``, ``Sequence[int]``, ``dict``), a class of the module,
+        None, or an Optional or Union (``X | Y``) of those; a string is read as the
+        annotation it holds."""
+        if depth > 8:
+            return False
+        if isinstance(annotation, ast.Constant):
+            if isinstance(annotation.value, str):
+                try:
+                    written = ast.parse(annotation.value, mode="eval").body
+                except (SyntaxError, ValueError, RecursionError):
+                    return False
+                return self._no_array_type(written, depth + 1)
+            return annotation.value is None
+        if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+            return all(
+                self._no_array_type(side, depth + 1) for side in (annotation.left, annotation.right)
+            )
+        if isinstance(annotation, ast.Subscript):
+            name = self.names.qualified(annotation.value)
+            if name in ("typing.Optional", "typing.Union"):
+                index = annotation.slice
+                options = index.elts if isinstance(index, ast.Tuple) else [index]
+                return all(self._no_array_type(option, depth + 1) for option in options)
+            return name in _CONTAINER_TYPES
+        if isinstance(annotation, ast.Name) and annotation.id in self.module.classes:
+            return True
+        return self.names.qualified(annotation) in _CONTAINER_TYPES
 
     def methods(self, cls: ast.ClassDef) -> list[Func]:
         """The methods defined in a class's body."""
@@ -671,7 +728,7 @@ class Scopes:
 
     def _analyse(self, func: Func) -> Taint:
         taint = Taint(self.names, func.traced_params | func.traced_free, self.static_functions)
-        taint.follow(func.binders, self.type_checked(func))
+        taint.follow(func.binders, self.not_arrays(func))
         func.taint = taint
         return taint
 

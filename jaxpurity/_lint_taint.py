@@ -16,7 +16,9 @@ jnp.any(x):`` test arrays, which fail. An array is a traced argument itself,
 what jax.numpy, jax.lax and array methods return from traced values,
 arithmetic and comparisons on arrays, and names assigned only arrays. A name
 that the function tests with ``isinstance`` is left out: the code checks its
-type, so it may be a NumPy or Python value there. Each pass is linear in the
+type, so it may be a NumPy or Python value there; so is a parameter annotated
+as a container (``Tuple[jax.Array, jax.Array]``, ``Sequence``, ``dict``) or as
+a class of the module, and ``*args``, a tuple. Each pass is linear in the
 function's size.
 """
 
@@ -145,20 +147,22 @@ class Taint:
         self._memo: dict[int, bool] | None = None
         self._array_memo: dict[int, bool] = {}
 
-    def follow(self, nodes: list[ast.AST], type_checked: Iterable[str] = ()) -> None:
+    def follow(self, nodes: list[ast.AST], not_arrays: Iterable[str] = ()) -> None:
         """Add the names that ``nodes`` (one function's own nodes, or those of them that
         bind names, in source order) assign from traced values; then answer from a memo
-        (the set no longer changes). ``type_checked``: the names the function tests with
-        ``isinstance``, which are not taken for arrays."""
+        (the set no longer changes). ``not_arrays``: names that may hold something else
+        than one array (those the function tests with ``isinstance``, parameters annotated
+        as containers), which are not taken for arrays."""
         for _ in range(2):
             for node in nodes:
                 self._assign(node)
         self._memo = {}
-        self._find_arrays(nodes, set(type_checked))
+        self._find_arrays(nodes, set(not_arrays))
 
-    def _find_arrays(self, nodes: list[ast.AST], type_checked: set[str]) -> None:
+    def _find_arrays(self, nodes: list[ast.AST], not_arrays: set[str]) -> None:
         """The traced names bound only to arrays, with the traced inputs (whatever they are
-        assigned later, as the taint is), less the names whose type is tested."""
+        assigned later, as the taint is), less ``not_arrays``."""
+        self.arrays -= not_arrays
         verdict: dict[str, bool] = {}
         for _ in range(2):
             for node in nodes:
@@ -173,7 +177,7 @@ class Taint:
                     for name in names_in(node.target):
                         verdict[name] = verdict.get(name, True) and is_array
         arrays = {name for name, is_array in verdict.items() if is_array}
-        self.arrays = (self.arrays | arrays) - type_checked
+        self.arrays = (self.arrays | arrays) - not_arrays
         self._array_memo = {}
 
     def is_array(self, node: ast.expr | None) -> bool:

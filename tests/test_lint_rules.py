@@ -390,6 +390,20 @@ FINDS = {
 
         jax.jit(summarize)(jnp.ones(3), True, "cap")
     """,
+    "JP205 flags annotated as bool or as an array are still traced": """
+        from typing import Optional
+        import jax
+
+        @jax.jit
+        def f(x, flag: bool, limit: jax.Array, scale: Optional[jax.Array]):
+            if flag:  # expect: JP205
+                x = -x
+            if limit:  # expect: JP205
+                x = x + limit
+            if scale:  # expect: JP205
+                x = x * scale
+            return x
+    """,
     "JP206 a traced axis and size": """
         import jax
         import jax.numpy as jnp
@@ -630,6 +644,32 @@ FINE = {
             if batch["label"] is not None and batch["kind"] == "train":
                 state = state.replace(step=state.step + 2)
             return state
+    """,
+    "the truth of a container argument, which is static": """
+        from collections.abc import Mapping
+        from typing import Optional, Sequence, Tuple
+        import jax
+        import jax.numpy as jnp
+
+        class Bounds:
+            pass
+
+        def clip(x, limit: Tuple[jax.Array, jax.Array], steps: "Sequence[jax.Array]", *rest):
+            if limit:
+                x = jnp.clip(x, limit[0], limit[1])
+            if not steps or rest:
+                return x
+            return x + steps[0]
+
+        @jax.jit
+        def g(x, extra: Optional[Tuple[jax.Array, ...]], names: Mapping | None, b: Bounds):
+            if extra and names:
+                x = x + extra[0]
+            if b:
+                x = x * 2
+            return x
+
+        jax.vmap(clip)(jnp.ones(3), (jnp.zeros(3), jnp.ones(3)), [jnp.ones(3)])
     """,
     "an optimizer's update and a config update": """
         import jax
