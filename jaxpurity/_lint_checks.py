@@ -59,6 +59,7 @@ _UNSAFE = frozenset(
 )
 # Calls that keep an input in a safe range (the fix's inner jnp.where).
 _GUARDS = frozenset({"jax.numpy.where", "jax.numpy.maximum", "jax.numpy.clip"})
+_ABS = frozenset({"abs", "jax.numpy.abs", "jax.numpy.absolute", "jax.lax.abs"})
 _REVERSE_LOOPS = {
     f"{prefix}.{loop}": loop
     for prefix in ("jax.lax", "jaxpurity")
@@ -677,9 +678,17 @@ class _TracedChecks:
             self.hit(node, "JP303", loop=dotted(node.func), why=why, reverse=self.func.reverse)
 
     def _where_nan(self, node: ast.Call) -> None:
-        """``jnp.where(x > 0, jnp.sqrt(x), 0.0)``: the condition tests a value that an unsafe
-        function on a side is given as it is."""
-        tested = {n.id for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)}
+        """``jnp.where(x > 0, jnp.sqrt(x), 0.0)``: the condition compares the very value,
+        up to a sign or ``abs``, that an unsafe function on a side is given. A condition on
+        another expression (``x > -0.7`` beside ``jnp.log(-jnp.expm1(x))``) switches between
+        formulas, and guards nothing."""
+        compared = {
+            _up_to_sign(operand, self.names)
+            for test in ast.walk(node.args[0])
+            if isinstance(test, ast.Compare)
+            for operand in [test.left, *test.comparators]
+            if not _is_constant(operand)
+        }
         for side in node.args[1:]:
             for inner in ast.walk(side):
                 if isinstance(inner, ast.Call) and self.names.qualified(inner.func) in _UNSAFE:
@@ -692,16 +701,14 @@ class _TracedChecks:
                     given, unsafe, what = inner.right, self.traced(inner), "a division"
                 else:
                     continue
-                if unsafe and given is not None and self._unguarded(given, tested):
+                if (
+                    unsafe
+                    and given is not None
+                    and _up_to_sign(given, self.names) in compared
+                    and not (isinstance(given, ast.Name) and given.id in self._guarded_names())
+                ):
                     self.hit(inner, "JP304", call=what)
                     return
-
-    def _unguarded(self, given: ast.expr, tested: set[str]) -> bool:
-        if isinstance(given, ast.Call) and self.names.qualified(given.func) in _GUARDS:
-            return False
-        if isinstance(given, ast.Name) and given.id in self._guarded_names():
-            return False
-        return any(isinstance(n, ast.Name) and n.id in tested for n in ast.walk(given))
 
     def _guarded_names(self) -> set[str]:
         """Names assigned only from jnp.where, jnp.maximum or jnp.clip."""
@@ -1252,6 +1259,22 @@ def _is_array_annotation(node: ast.expr | None, names: Names) -> bool:
         return False
     name = names.qualified(node) or ""
     return name in ("jax.Array", "jax.numpy.ndarray", "chex.Array", "jaxtyping.Array")
+
+
+def _up_to_sign(node: ast.expr, names: Names) -> str:
+    """``node``'s structure, without a sign or ``abs()`` around it: ``-x``, ``jnp.abs(x)``
+    and ``x`` are the same value at zero."""
+    while True:
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            node = node.operand
+        elif (
+            isinstance(node, ast.Call)
+            and len(node.args) == 1
+            and names.qualified(node.func) in _ABS
+        ):
+            node = node.args[0]
+        else:
+            return ast.dump(node)
 
 
 def _flag_argument(test: ast.expr) -> str | None:

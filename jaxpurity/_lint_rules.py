@@ -378,8 +378,11 @@ RULES: tuple[Rule, ...] = (
         "second jnp.where",
         "nan_gradients",
         "It sees a sqrt, log, arcsin, arccos, reciprocal or division inside jnp.where whose "
-        "condition tests the same value; a mask from elsewhere (jnp.mean(..., where=mask)) "
-        "or jnp.linalg.norm at zero is not seen.",
+        "condition compares the very value that function is given, up to a sign or abs "
+        "(`x > 0` with jnp.log(x), `x != 0` with 1 / x); a condition on another expression "
+        "(a switch between formulas), a mask computed before or elsewhere "
+        "(jnp.mean(..., where=mask)), log1p and expm1 forms, or jnp.linalg.norm at zero is "
+        "not seen.",
     ),
 )
 
