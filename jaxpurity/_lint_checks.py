@@ -917,16 +917,10 @@ def _everywhere(scope: Func, facts: _Facts) -> list[Hit]:
                 ):
                     hits.append(Hit(element, "JP209", {"name": element.value.id}))
     for statement in scope.of(ast.Expr):
-        update = statement.value.func if isinstance(statement.value, ast.Call) else None
-        if (
-            isinstance(update, ast.Attribute)
-            and update.attr in _AT_METHODS
-            and isinstance(update.value, ast.Subscript)
-            and isinstance(update.value.value, ast.Attribute)
-            and update.value.value.attr == "at"
-        ):
-            name = _short(update.value.value.value)
-            hits.append(Hit(statement.value, "JP210", {"method": update.attr, "name": name}))
+        update = _update(statement.value)
+        if update is not None:
+            array, method = update
+            hits.append(Hit(statement.value, "JP210", {"method": method, "name": _short(array)}))
     for call in scope.of(ast.Call):
         if loops:
             hits += _jit_in_loop(call, scope, facts, loops)
@@ -1172,14 +1166,7 @@ def _builds_array(
         name = names.qualified(node.func) or ""
         if name.startswith(ARRAY_MODULES) and name not in _NOT_ONE_ARRAY:
             return True
-        method = node.func
-        return (
-            isinstance(method, ast.Attribute)
-            and method.attr in _AT_METHODS
-            and isinstance(method.value, ast.Subscript)
-            and isinstance(method.value.value, ast.Attribute)
-            and method.value.value.attr == "at"
-        )
+        return _update(node) is not None
     if isinstance(node, ast.BinOp):
         return _builds_array(node.left, names, known) or _builds_array(node.right, names, known)
     if isinstance(node, ast.UnaryOp):
@@ -1212,6 +1199,21 @@ def _expects_error(node: ast.expr, names: Names) -> bool:
     if isinstance(node.func, ast.Attribute) and node.func.attr.startswith("assertRaises"):
         return True
     return names.qualified(node.func) in _EXPECTED_ERRORS
+
+
+def _update(node: ast.expr) -> tuple[ast.expr, str] | None:
+    """The array and the method of ``node`` when it is ``array.at[...].set(...)`` (or
+    ``add``, ``multiply``, ...); else None."""
+    method = node.func if isinstance(node, ast.Call) else None
+    if (
+        isinstance(method, ast.Attribute)
+        and method.attr in _AT_METHODS
+        and isinstance(method.value, ast.Subscript)
+        and isinstance(method.value.value, ast.Attribute)
+        and method.value.value.attr == "at"
+    ):
+        return method.value.value.value, method.attr
+    return None
 
 
 def _is_container(node: ast.expr | None, names: Names) -> bool:

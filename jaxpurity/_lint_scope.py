@@ -714,14 +714,7 @@ class Scopes:
             for child in func.children:
                 if child.traced or isinstance(child.node, ast.Lambda):
                     free = child.free_reads() & taint.traced
-                    self._update(
-                        child,
-                        func.kinds,
-                        free=free,
-                        root=func.root,
-                        through=func.name,
-                        depth=func.depth,
-                    )
+                    self._through(func, child, func.depth, free=free)
         for func in self.funcs:
             if func.traced:
                 self._analyse(func)
@@ -756,14 +749,13 @@ class Scopes:
                 elif keyword.arg in params or keyword.arg in callee.kwonly:
                     traced.add(keyword.arg)
         traced.discard(callee.self_name or "")
-        self._update(
-            callee,
-            caller.kinds,
-            traced=traced,
-            root=caller.root,
-            through=caller.name,
-            depth=caller.depth + 1,
-        )
+        self._through(caller, callee, caller.depth + 1, traced=traced)
+
+    def _through(self, caller: Func, func: Func, depth: int, **reached: Iterable[str]) -> None:
+        """``func`` is traced as ``caller`` is, through it (called from it, or defined in
+        it), with what reaches it (``traced`` parameters, ``free`` names)."""
+        kinds, root, name = caller.kinds, caller.root, caller.name
+        self._update(func, kinds, root=root, through=name, depth=depth, **reached)
 
 
 def _outer_parts(node: ast.AST) -> list[ast.AST]:
