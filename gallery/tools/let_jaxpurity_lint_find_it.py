@@ -173,6 +173,32 @@ print("with noqa:", jaxpurity.lint(source=COUNTED))
 assert jaxpurity.lint(source=COUNTED) == []
 
 # %%
+# A test that counts traces does it on purpose too. When only ``assert``
+# statements (or ``self.assertEqual`` and its kin) read the counter, and no
+# traced function does, the linter takes it for a trace counter and says
+# nothing. Nor does it report code inside ``pytest.raises`` or
+# ``self.assertRaises``: a test expects that code to fail.
+
+TESTED = """
+import jax
+
+def test_one_trace():
+    traces = 0
+
+    @jax.jit
+    def step(x):
+        nonlocal traces
+        traces += 1
+        return x * 2
+
+    step(1.0)
+    step(2.0)
+    assert traces == 1
+"""
+print("in a test:", jaxpurity.lint(source=TESTED))
+assert jaxpurity.lint(source=TESTED) == []
+
+# %%
 # On the command line
 # -------------------
 #
