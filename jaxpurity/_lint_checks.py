@@ -547,12 +547,7 @@ class _TracedChecks:
         for target in targets:
             for element in _flatten(target):
                 if isinstance(element, ast.Name) and element.id in declared:
-                    counted = (
-                        not value_traced
-                        and not _builds_array(value, self.names)
-                        and self.facts.checked_by_tests(self.func, element.id)
-                    )
-                    if value_traced or (self.cached and not counted):
+                    if value_traced or (self.cached and not self._counted(element.id, value)):
                         statement = (
                             "global" if element.id in self.func.declared_global else "nonlocal"
                         )
@@ -563,6 +558,12 @@ class _TracedChecks:
                     self._store(
                         element, element.value, [value], item=isinstance(element, ast.Subscript)
                     )
+
+    def _counted(self, name: str, value: ast.expr) -> bool:
+        """Whether assigning ``value`` (not traced) to the global or nonlocal ``name`` keeps
+        a trace counter or flag that only tests check: no JAX array, which would be a
+        tracer."""
+        return not _builds_array(value, self.names) and self.facts.checked_by_tests(self.func, name)
 
     def _store(
         self, target: ast.expr, base: ast.expr, values: list[ast.expr], *, item: bool
