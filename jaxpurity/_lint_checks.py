@@ -440,7 +440,10 @@ class _TracedChecks:
         if func.differentiated:
             static = facts.scopes.static_functions
             self.differentiated = Taint(self.names, func.differentiated, static)
-            self.differentiated.follow(func.binders, facts.scopes.not_arrays(func))
+            scopes = facts.scopes
+            self.differentiated.follow(
+                func.binders, scopes.type_checked(func), scopes.containers(func)
+            )
 
     def hit(self, node: ast.AST, code: str, once: str | None = None, **fields: object) -> None:
         if once is not None:

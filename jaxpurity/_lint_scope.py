@@ -285,18 +285,21 @@ class Scopes:
         """The traced functions, in source order."""
         return sorted((f for f in self.funcs if f.traced), key=lambda f: f.line)
 
-    def not_arrays(self, func: Func) -> set[str]:
-        """The names of ``func`` that may hold something else than one array: those it
-        tests with ``isinstance(name, ...)``, its ``*args`` (a tuple), and its parameters
-        annotated as containers, classes of the module, or an Optional or Union of those."""
-        found = {
+    def type_checked(self, func: Func) -> set[str]:
+        """The names that ``func`` tests with ``isinstance(name, ...)``."""
+        return {
             call.args[0].id
             for call in func.of(ast.Call)
             if call.args
             and isinstance(call.args[0], ast.Name)
             and self.names.qualified(call.func) == "isinstance"
         }
-        found |= {func.vararg} if func.vararg else set()
+
+    def containers(self, func: Func) -> set[str]:
+        """The parameters of ``func`` that hold containers: its ``*args`` (a tuple), and
+        those annotated as containers, classes of the module, or an Optional or Union of
+        those."""
+        found = {func.vararg} if func.vararg else set()
         if isinstance(func.node, _DEFS):
             args = func.node.args
             found |= {
@@ -721,7 +724,7 @@ class Scopes:
 
     def _analyse(self, func: Func) -> Taint:
         taint = Taint(self.names, func.traced_params | func.traced_free, self.static_functions)
-        taint.follow(func.binders, self.not_arrays(func))
+        taint.follow(func.binders, self.type_checked(func), self.containers(func))
         func.taint = taint
         return taint
 

@@ -16,10 +16,11 @@ jnp.any(x):`` test arrays, which fail. An array is a traced argument itself,
 what jax.numpy, jax.lax and array methods return from traced values,
 arithmetic and comparisons on arrays, and names assigned only arrays. A name
 that the function tests with ``isinstance`` is left out: the code checks its
-type, so it may be a NumPy or Python value there; so is a parameter annotated
+type, so it may be a NumPy or Python value there. So is a parameter annotated
 as a container (``Tuple[jax.Array, jax.Array]``, ``Sequence``, ``dict``) or as
-a class of the module, and ``*args``, a tuple. Each pass is linear in the
-function's size.
+a class of the module, and ``*args``, a tuple: a container, whose truth is
+static, though its items are arrays. Each pass is linear in the function's
+size.
 """
 
 from __future__ import annotations
@@ -144,20 +145,28 @@ class Taint:
         self.static_functions = frozenset(static_functions)
         #: The names known to hold arrays (after :meth:`follow`).
         self.arrays = set(self.traced)
+        #: Parameters that hold containers of arrays (after :meth:`follow`).
+        self.containers: set[str] = set()
         self._memo: dict[int, bool] | None = None
         self._array_memo: dict[int, bool] = {}
 
-    def follow(self, nodes: list[ast.AST], not_arrays: Iterable[str] = ()) -> None:
+    def follow(
+        self,
+        nodes: list[ast.AST],
+        type_checked: Iterable[str] = (),
+        containers: Iterable[str] = (),
+    ) -> None:
         """Add the names that ``nodes`` (one function's own nodes, or those of them that
         bind names, in source order) assign from traced values; then answer from a memo
-        (the set no longer changes). ``not_arrays``: names that may hold something else
-        than one array (those the function tests with ``isinstance``, parameters annotated
-        as containers), which are not taken for arrays."""
+        (the set no longer changes). ``type_checked``: the names the function tests with
+        ``isinstance``, which are not taken for arrays. ``containers``: parameters that
+        hold containers (annotated so, or ``*args``), not arrays, whose items are."""
         for _ in range(2):
             for node in nodes:
                 self._assign(node)
         self._memo = {}
-        self._find_arrays(nodes, set(not_arrays))
+        self.containers = set(containers)
+        self._find_arrays(nodes, set(type_checked) | self.containers)
 
     def _find_arrays(self, nodes: list[ast.AST], not_arrays: set[str]) -> None:
         """The traced names bound only to arrays, with the traced inputs (whatever they are
@@ -200,7 +209,8 @@ class Taint:
         if isinstance(node, ast.Attribute):
             return node.attr in _ARRAY_ATTRIBUTES and self._array(node.value, verdict)
         if isinstance(node, ast.Subscript):
-            return self._array(node.value, verdict)
+            held = isinstance(node.value, ast.Name) and node.value.id in self.containers
+            return held or self._array(node.value, verdict)
         if isinstance(node, ast.Call):
             name = self.names.qualified(node.func) or ""
             if name.startswith(ARRAY_MODULES) and name not in _STATIC_CALLS:

@@ -390,8 +390,8 @@ FINDS = {
 
         jax.jit(summarize)(jnp.ones(3), True, "cap")
     """,
-    "JP205 flags annotated as bool or as an array are still traced": """
-        from typing import Optional
+    "JP205 flags annotated as bool or as an array, JP201 on the items of containers": """
+        from typing import Optional, Tuple
         import jax
 
         @jax.jit
@@ -403,6 +403,12 @@ FINDS = {
             if scale:  # expect: JP205
                 x = x * scale
             return x
+
+        @jax.jit
+        def g(x, bounds: Tuple[jax.Array, jax.Array], scale: dict[str, jax.Array], *rest):
+            if bounds[0] > 0 or rest[0]:  # expect: JP201
+                x = -x
+            return x if scale["s"] > 0 else -x  # expect: JP201
     """,
     "JP206 a traced axis and size": """
         import jax
