@@ -438,12 +438,7 @@ class _TracedChecks:
         self.masks = self._mask_names()
         self.differentiated: Taint | None = None
         if func.differentiated:
-            static = facts.scopes.static_functions
-            self.differentiated = Taint(self.names, func.differentiated, static)
-            scopes = facts.scopes
-            self.differentiated.follow(
-                func.binders, scopes.type_checked(func), scopes.containers(func)
-            )
+            self.differentiated = facts.scopes.taint_of(func, func.differentiated)
 
     def hit(self, node: ast.AST, code: str, once: str | None = None, **fields: object) -> None:
         if once is not None:

@@ -278,6 +278,7 @@ class Scopes:
             self._find_locals(func)
         #: The functions mapped over pytrees that return Python values (see :class:`Taint`).
         self.static_functions = self._static_functions()
+        self._fields = self._static_fields()
         self._discover()
         self._propagate()
 
@@ -294,6 +295,85 @@ class Scopes:
             and isinstance(call.args[0], ast.Name)
             and self.names.qualified(call.func) == "isinstance"
         }
+
+    def taint_of(self, func: Func, traced: Iterable[str]) -> Taint:
+        """What in ``func`` derives from the names ``traced`` (:class:`Taint`, followed)."""
+        taint = Taint(self.names, traced, self.static_functions, self.static_fields(func))
+        taint.follow(func.binders, self.type_checked(func), self.containers(func))
+        return taint
+
+    def static_fields(self, func: Func) -> dict[str, frozenset[str]]:
+        """The parameters that ``func`` reads (its own, or those of the functions it is
+        defined in) annotated with a class of the module that declares static fields, and
+        those fields: ``grid: Grid``, with ``pad: int = struct.field(pytree_node=False)``
+        in ``Grid``, makes ``grid.pad`` a Python value under any transformation."""
+        found: dict[str, frozenset[str]] = {}
+        hidden: set[str] = set()
+        scope: Func | None = func
+        while scope is not None and isinstance(scope.node, _FUNCTION_NODES):
+            args = scope.node.args
+            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+                cls = self._annotated_class(arg.annotation)
+                if arg.arg not in hidden and arg.arg not in found and cls in self._fields:
+                    found[arg.arg] = self._fields[cls]
+            hidden |= scope.local
+            scope = scope.parent
+        return found
+
+    def _annotated_class(self, annotation: ast.expr | None, depth: int = 0) -> str | None:
+        """The class of the module that an annotation names (``Grid``, ``"Grid"``,
+        ``Optional[Grid]``, ``Grid | None``); else None."""
+        if annotation is None or depth > 8:
+            return None
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            try:
+                written = ast.parse(annotation.value, mode="eval").body
+            except (SyntaxError, ValueError, RecursionError):
+                return None
+            return self._annotated_class(written, depth + 1)
+        options: list[ast.expr] = [annotation]
+        if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+            options = [annotation.left, annotation.right]
+        elif isinstance(annotation, ast.Subscript) and self.names.qualified(annotation.value) in (
+            "typing.Optional",
+            "typing.Union",
+        ):
+            index = annotation.slice
+            options = index.elts if isinstance(index, ast.Tuple) else [index]
+        named = [o for o in options if not (isinstance(o, ast.Constant) and o.value is None)]
+        if len(named) != 1:
+            return None
+        if named[0] is not annotation:
+            return self._annotated_class(named[0], depth + 1)
+        if isinstance(annotation, ast.Name) and annotation.id in self.module.classes:
+            return annotation.id
+        return None
+
+    def _static_fields(self) -> dict[str, frozenset[str]]:
+        """The static fields of each class of the module (see :func:`_is_static_field`),
+        with those of its bases in the module."""
+        classes = self.module.classes
+        own = {
+            name: {
+                statement.target.id
+                for statement in cls.body
+                if isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and _is_static_field(statement.value, self.names)
+            }
+            for name, cls in classes.items()
+        }
+
+        def inherited(name: str, depth: int) -> set[str]:
+            fields = set(own[name])
+            for base in classes[name].bases:
+                if depth < 8 and isinstance(base, ast.Name) and base.id in own:
+                    if base.id != name:
+                        fields |= inherited(base.id, depth + 1)
+            return fields
+
+        fields = {name: frozenset(inherited(name, 0)) for name in classes}
+        return {name: found for name, found in fields.items() if found}
 
     def containers(self, func: Func) -> set[str]:
         """The parameters of ``func`` that hold containers: its ``*args`` (a tuple), and
@@ -723,10 +803,8 @@ class Scopes:
                 self._analyse(func)
 
     def _analyse(self, func: Func) -> Taint:
-        taint = Taint(self.names, func.traced_params | func.traced_free, self.static_functions)
-        taint.follow(func.binders, self.type_checked(func), self.containers(func))
-        func.taint = taint
-        return taint
+        func.taint = self.taint_of(func, func.traced_params | func.traced_free)
+        return func.taint
 
     def _follow_call(self, caller: Func, call: ast.Call, taint: Taint) -> None:
         target = self.resolve(call.func, caller, call.lineno)
@@ -771,6 +849,41 @@ def _outer_parts(node: ast.AST) -> list[ast.AST]:
         annotations = [a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
         parts += [a for a in [*annotations, node.returns] if a is not None]
     return parts
+
+
+def _is_static_field(value: ast.expr | None, names: Names) -> bool:
+    """Whether a class attribute's value declares a static pytree field:
+    ``static_field()`` (jax_md), ``field(pytree_node=False)`` (flax.struct),
+    ``field(static=True)`` (equinox), ``field(metadata={"static": True})`` or
+    ``field(metadata=dict(static=True))`` (dataclasses, chex)."""
+    if not isinstance(value, ast.Call):
+        return False
+    function = (names.qualified(value.func) or "").rpartition(".")[2]
+    if function == "static_field":
+        return True
+    if function != "field":
+        return False
+    options = {k.arg: k.value for k in value.keywords if k.arg}
+    metadata = options.get("metadata")
+    if isinstance(metadata, ast.Dict):
+        pairs = zip(metadata.keys, metadata.values, strict=True)
+        metadata_static = any(
+            isinstance(k, ast.Constant) and k.value == "static" and _is(v, True) for k, v in pairs
+        )
+    elif isinstance(metadata, ast.Call) and names.qualified(metadata.func) == "dict":
+        metadata_static = any(k.arg == "static" and _is(k.value, True) for k in metadata.keywords)
+    else:
+        metadata_static = False
+    return (
+        _is(options.get("pytree_node"), False)
+        or _is(options.get("static"), True)
+        or metadata_static
+    )
+
+
+def _is(node: ast.expr | None, value: bool) -> bool:
+    """Whether ``node`` is the literal ``True`` or ``False``."""
+    return isinstance(node, ast.Constant) and node.value is value
 
 
 def _children(node: ast.AST) -> list[ast.AST]:

@@ -3,8 +3,10 @@
 Under a JAX transformation an argument is a tracer, and so is everything
 computed from it, except what is known while tracing: its ``.shape``,
 ``.ndim``, ``.dtype`` and ``.size``, ``len()`` of it, ``isinstance`` and ``is``
-tests, and ``jax.tree.map`` of a function that returns such a value
-(``jax.tree.map(lambda x: x is None, tree)`` is a tree of Python bools).
+tests, ``jax.tree.map`` of a function that returns such a value
+(``jax.tree.map(lambda x: x is None, tree)`` is a tree of Python bools), and
+the static fields of a pytree class (``grid.pad`` where ``pad`` is declared
+``struct.field(pytree_node=False)``), which JAX keeps out of the trace.
 :class:`Taint` follows assignments through one function, twice over its
 statements so that values carried around a loop are seen, and then answers
 whether an expression is traced, and whether it is surely an *array*.
@@ -26,7 +28,7 @@ size.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from jaxpurity._lint_names import Names
 
@@ -127,6 +129,9 @@ class Taint:
         traced names of an enclosing traced function that this one reads).
       static_functions: The names of the module's functions that return a Python value
         whatever their arguments (``def is_none(x): return x is None``).
+      static_fields: For some names, their attributes that are Python values: parameters
+        annotated with a class of the module that declares them static pytree fields
+        (``grid.pad``, with ``pad: int = struct.field(pytree_node=False)``).
 
     Example:
       >>> import ast
@@ -138,11 +143,16 @@ class Taint:
     """
 
     def __init__(
-        self, names: Names, traced: Iterable[str], static_functions: Iterable[str] = ()
+        self,
+        names: Names,
+        traced: Iterable[str],
+        static_functions: Iterable[str] = (),
+        static_fields: Mapping[str, frozenset[str]] | None = None,
     ) -> None:
         self.names = names
         self.traced = set(traced)
         self.static_functions = frozenset(static_functions)
+        self.static_fields = dict(static_fields or {})
         #: The names known to hold arrays (after :meth:`follow`).
         self.arrays = set(self.traced)
         #: Parameters that hold containers of arrays (after :meth:`follow`).
@@ -296,6 +306,10 @@ class Taint:
         if isinstance(node, ast.Name):
             return node.id in self.traced
         if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.attr in self.static_fields.get(
+                node.value.id, ()
+            ):
+                return False
             return node.attr not in STATIC_ATTRIBUTES and self.is_traced(node.value)
         if isinstance(node, ast.Subscript):
             return self.is_traced(node.value)

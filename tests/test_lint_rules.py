@@ -429,6 +429,30 @@ FINDS = {
             mask = x > 0
             return x[x > 0].mean(), x[mask], jnp.nonzero(x)[0]  # expect: JP207
     """,
+    "JP208 and JP204 on a pytree's data field, and a helper given a traced bound": """
+        import dataclasses
+        import jax
+        from flax import struct
+
+        @struct.dataclass
+        class Grid:
+            data: jax.Array
+            start: jax.Array
+            pad: int = struct.field(pytree_node=False)
+
+        def window(a, n):
+            return a[:n]  # expect: JP208
+
+        def rows(a, n):
+            return [a[i] for i in range(n)]  # expect: JP204
+
+        @jax.jit
+        def crop(grid: Grid, n):
+            window(grid.data, grid.pad)
+            rows(grid.data, grid.pad)
+            print("cropping", grid.pad, n)  # expect: JP130
+            return window(grid.data, grid.start) + rows(grid.data, n)[0]
+    """,
     "JP208 a slice with a traced start": """
         import jax
 
@@ -578,6 +602,83 @@ FINE = {
             kinds = jax.tree.map(lambda v: (type(v), v.dtype == jnp.float32, v.ndim), tree)
             print("missing:", both, shapes, kinds)
             return tree
+    """,
+    "static fields of pytree classes, in slices, ranges, tests and prints": """
+        import dataclasses
+        import chex
+        import equinox as eqx
+        import jax
+        from flax import struct
+        from jax_md import dataclasses as md_dataclasses
+
+        @md_dataclasses.dataclass
+        class Grid:
+            data: jax.Array
+            pad: int = md_dataclasses.static_field()
+            dims: int = md_dataclasses.static_field()
+
+        @struct.dataclass
+        class Cells:
+            data: jax.Array
+            width: int = struct.field(pytree_node=False)
+
+        class Model(eqx.Module):
+            weight: jax.Array
+            depth: int = eqx.field(static=True)
+
+        @dataclasses.dataclass
+        class Halo:
+            data: jax.Array
+            size: int = dataclasses.field(metadata={"static": True})
+
+        @chex.dataclass
+        class Folds:
+            data: jax.Array
+            factors: tuple = dataclasses.field(metadata=dict(static=True))
+
+        class SubGrid(Grid):
+            pass
+
+        def extract(a, pad):
+            return a[:pad], a[-pad:]
+
+        @jax.jit
+        def step(grid: Grid, cells: "Cells", model: Model, halo: Halo | None, folds: Folds):
+            start, end = extract(grid.data, grid.pad)
+            for i in range(grid.dims):
+                start = start + i
+            if cells.width > grid.pad:
+                print(f"wide cells {cells.width} {folds.factors} {grid.data.shape}")
+            for _ in range(model.depth):
+                end = end * model.weight
+            return start, end, halo.data[: halo.size]
+
+        @jax.jit
+        def sub(grid: SubGrid):
+            return grid.data[: grid.pad]
+    """,
+    "helpers given only static values: shapes, ndim, len, constants, static arguments": """
+        import functools
+        import jax
+
+        def window(a, n):
+            return a[:n]
+
+        def fold(data, count):
+            for _ in range(count):
+                data = data + 1
+            if count > 2:
+                print(f"folded {count} times, shape {data.shape}")
+            return data
+
+        @jax.jit
+        def step(x):
+            a = window(x, x.shape[0] // 2) + window(x, len(x))
+            return fold(a, x.ndim) + fold(a, 3)
+
+        @functools.partial(jax.jit, static_argnums=1)
+        def repeat(x, n):
+            return fold(window(x, n), n)
     """,
     "an explicit key, split and used once each": """
         import jax
