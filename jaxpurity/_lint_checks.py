@@ -239,7 +239,6 @@ class _Facts:
             for target in node.targets
             if isinstance(target, ast.Name)
         }
-        self.rebound = self._rebound_settings()
         #: The bodies of ``with pytest.raises(...)`` and its kin: code there is meant to fail.
         self.expected_errors = _blocks(
             node
@@ -371,41 +370,50 @@ class _Facts:
             scope = scope.parent
         return None
 
-    def _rebound_settings(self) -> dict[str, int]:
-        """Module-level names given a constant again after a traced function was called at
-        module level, or assigned through ``global`` in a function: name -> that line."""
-        module, scopes = self.module, self.scopes
-        transformed = {
-            target.id
-            for node in module.of(ast.Assign)
-            if scopes.is_transform_call(node.value)
-            for target in node.targets
-            if isinstance(target, ast.Name)
-        }
-        first_call = None
+    def stale_setting(self, func: Func, name: str) -> int | None:
+        """The line where the module gives ``name``, a setting that ``func`` reads, a value
+        that a trace of ``func`` may have missed: a constant given again at module level
+        after ``func``'s ``def``, when a function that traces ``func`` (itself, one it is
+        defined in, or one that calls it) runs both before that line and after it, so that
+        the later run reuses a trace that read the old value; or an assignment through
+        ``global`` in a function, whose time is unknown. None when there is no such line."""
+        if name in self._set_through_global:
+            return self._set_through_global[name]
+        lines = [line for line in self._settings.get(name, []) if line > func.line]
+        if not lines:
+            return None
+        runs, hosts = self._runs
+        for tracer in _tracers_of(func, hosts):
+            times = runs.get(id(tracer), [])
+            for line in lines:
+                before = bisect.bisect_left(times, line)
+                if before > 0 and bisect.bisect_right(times, line) < len(times):
+                    return line
+        return None
+
+    @functools.cached_property
+    def _settings(self) -> dict[str, list[int]]:
+        """Module-level names given a constant (or updated in place) again at module level:
+        name -> the lines of those assignments, in order."""
         bound_before: set[str] = set()
-        rebound: dict[str, int] = {}
-        for node in module.nodes:
-            if first_call is None and isinstance(node, ast.Call):
-                called = node.func
-                function = scopes.resolve(called, module, node.lineno)
-                if (
-                    scopes.is_transform_call(called)
-                    or (isinstance(called, ast.Name) and called.id in transformed)
-                    or (function is not None and function[0].traced)
-                ):
-                    first_call = node.lineno
+        settings: dict[str, list[int]] = {}
+        for node in self.module.nodes:
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for name in (t.id for t in targets if isinstance(t, ast.Name)):
-                    if (
-                        first_call is not None
-                        and name in bound_before
-                        and (isinstance(node, ast.AugAssign) or _is_constant(node.value))
+                    if name in bound_before and (
+                        isinstance(node, ast.AugAssign) or _is_constant(node.value)
                     ):
-                        rebound.setdefault(name, node.lineno)
+                        settings.setdefault(name, []).append(node.lineno)
                     bound_before.add(name)
-        for func in scopes.funcs:
+        return settings
+
+    @functools.cached_property
+    def _set_through_global(self) -> dict[str, int]:
+        """Module-level names assigned through ``global`` in a function: name -> the first
+        such line."""
+        found: dict[str, int] = {}
+        for func in self.scopes.funcs:
             if not func.declared_global:
                 continue
             assignments: list[ast.Assign | ast.AugAssign] = [
@@ -416,8 +424,33 @@ class _Facts:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
                     if isinstance(target, ast.Name) and target.id in func.declared_global:
-                        rebound.setdefault(target.id, node.lineno)
-        return rebound
+                        found.setdefault(target.id, node.lineno)
+        return found
+
+    @functools.cached_property
+    def _runs(self) -> tuple[dict[int, list[int]], dict[int, list[Func]]]:
+        """The lines where each function of the module is traced or its compiled trace
+        runs (by ``id``): a call of it when it is jitted (``step(x)`` after ``step =
+        jax.jit(f)``, or a decorated ``f``), and every transformation applied to it
+        (``lax.fori_loop(0, n, f, x)``, ``jax.jit(f)``: JAX's trace cache is shared).
+        And the functions that apply a transformation to each (whose runs trace it)."""
+        scopes = self.scopes
+        runs: dict[int, list[int]] = {}
+        hosts: dict[int, list[Func]] = {}
+        for scope in scopes.funcs:
+            for call in scope.of(ast.Call):
+                if scopes.is_transform_call(call):
+                    ran = scopes.transformed(call, scope)
+                    for func in ran:
+                        hosts.setdefault(id(func), []).append(scope)
+                else:
+                    jitted = scopes.jitted(call, scope)
+                    ran = [jitted.func] if jitted is not None else []
+                for func in ran:
+                    runs.setdefault(id(func), []).append(call.lineno)
+        for lines in runs.values():
+            lines.sort()
+        return runs, hosts
 
 
 class _TracedChecks:
@@ -882,15 +915,15 @@ class _TracedChecks:
         return False
 
     def _setting(self, node: ast.Name) -> None:
-        line = self.facts.rebound.get(node.id)
         if (
-            line is not None
-            and self.cached
+            self.cached
             and node.id not in self.func.local
             and node.id not in self.func.declared_global
             and self.facts.outer(self.func, node.id) is self.facts.module
         ):
-            self.hit(node, "JP111", once=node.id, name=node.id, line=line)
+            line = self.facts.stale_setting(self.func, node.id)
+            if line is not None:
+                self.hit(node, "JP111", once=node.id, name=node.id, line=line)
 
 
 def _everywhere(scope: Func, facts: _Facts) -> list[Hit]:
@@ -1173,6 +1206,21 @@ def _builds_array(
     if isinstance(node, ast.Name) and known is not None:
         return known.get(node.id, False)
     return False
+
+
+def _tracers_of(func: Func, hosts: dict[int, list[Func]], limit: int = 64) -> list[Func]:
+    """``func``, the functions it is defined in, those that call it and those that
+    transform it (``hosts``), and theirs in turn (up to ``limit`` functions): whichever of
+    them runs traces ``func`` too."""
+    found, seen = [func], {id(func)}
+    for current in found:
+        if len(found) >= limit:
+            break
+        for other in [current.parent, *current.callers, *hosts.get(id(current), [])]:
+            if other is not None and other.parent is not None and id(other) not in seen:
+                seen.add(id(other))
+                found.append(other)
+    return found
 
 
 def _owner(scope: Func | None, name: str) -> Func | None:

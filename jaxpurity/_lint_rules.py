@@ -150,9 +150,11 @@ RULES: tuple[Rule, ...] = (
         "`{name}` is a module-level setting that the module assigns again (line {line}) after "
         "calling a traced function: jit keeps the value it read when it traced ({how})",
         "global_config",
-        "It reports module-level names given constant values again after a traced call, or "
-        "assigned through `global` in a function; a setting changed from another module, or "
-        "held in an object's attribute, is not seen.",
+        "It reports a module-level name given a constant again after the def of a traced "
+        "function that reads it, when that function (or one that calls or transforms it) "
+        "runs both before the new value and after it, reusing its trace; and names assigned "
+        "through `global` in a function. Runs are ordered by their lines in the file. A "
+        "setting changed from another module, or held in an object's attribute, is not seen.",
     ),
     Rule(
         "JP120",

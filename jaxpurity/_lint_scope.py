@@ -101,6 +101,7 @@ class Func:
       unbatched: Parameters that a ``vmap`` passes whole to every row (``in_axes=None``).
       differentiated: Parameters that a reverse-mode transformation (``jax.grad``)
         differentiates; ``reverse`` names the first such transformation.
+      callers: The traced functions of the module that call it.
       root: The transformation it is traced by (``"jax.jit"``), directly or through
         ``through``, the traced function that calls it or defines it.
       taint: After analysis, which of its values are traced.
@@ -131,6 +132,7 @@ class Func:
     differentiated: set[str] = field(default_factory=set)
     reverse: str = ""
     traced_free: set[str] = field(default_factory=set)
+    callers: list[Func] = field(default_factory=list)
     layers: tuple[Layer, ...] = ()
     bound: dict[str, list[tuple[int, ast.Call]]] = field(default_factory=dict)
     root: str = ""
@@ -422,6 +424,27 @@ class Scopes:
     def methods(self, cls: ast.ClassDef) -> list[Func]:
         """The methods defined in a class's body."""
         return list(self._methods.get(id(cls), {}).values())
+
+    def transformed(self, call: ast.Call, scope: Func) -> list[Func]:
+        """The functions of the module that a transformation call applies to: ``f`` in
+        ``jax.jit(f)``, ``lax.fori_loop(0, n, body, x)``, ``jax.jit(functools.partial(f,
+        2))`` and ``jax.jit(jax.vmap(f))``."""
+        found = []
+        stack: list[ast.expr] = [call]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Call):
+                name = self.names.qualified(node.func)
+                transform = self.transforms.get(name or "")
+                if transform is not None:
+                    stack.extend(_function_arguments(transform, node))
+                elif name in PARTIAL and node.args:
+                    stack.append(node.args[0])
+                continue
+            target = self.resolve(node, scope, call.lineno)
+            if target is not None:
+                found.append(target[0])
+        return found
 
     def is_transform_call(self, node: ast.AST) -> bool:
         """Whether ``node`` is a call of a transformation (``jax.jit(f)``)."""
@@ -830,6 +853,8 @@ class Scopes:
                 elif keyword.arg in params or keyword.arg in callee.kwonly:
                     traced.add(keyword.arg)
         traced.discard(callee.self_name or "")
+        if caller not in callee.callers:
+            callee.callers.append(caller)
         self._through(caller, callee, caller.depth + 1, traced=traced)
 
     def _through(self, caller: Func, func: Func, depth: int, **reached: Iterable[str]) -> None:

@@ -231,9 +231,10 @@ FINDS = {
             seed = int(os.environ["SEED"])  # expect: JP110
             return x + time.time() + seed + float(os.getenv("BIAS", "0"))  # expect: JP110
     """,
-    "JP111 a setting changed after the call": """
+    "JP111 a setting changed between two runs of one trace": """
         import jax
         SCALE = 2.0
+        STEPS = 3
 
         @jax.jit
         def scaled(x):
@@ -241,6 +242,18 @@ FINDS = {
 
         scaled(1.0)
         SCALE = 0.5
+        scaled(1.0)
+
+        def body(i, x):
+            return helper(x)
+
+        def helper(x):
+            return jax.lax.cond(x > 0, lambda y: y * STEPS, lambda y: y, x)  # expect: JP111
+
+        fast = jax.jit(lambda x: jax.lax.fori_loop(0, 2, body, x))
+        fast(1.0)
+        STEPS = 4
+        fast(2.0)
     """,
     "JP120 NumPy, random and a module-level generator": """
         import random
@@ -679,6 +692,26 @@ FINE = {
         @functools.partial(jax.jit, static_argnums=1)
         def repeat(x, n):
             return fold(window(x, n), n)
+    """,
+    "settings changed when no trace made before runs again": """
+        import jax
+        dt = 0.1
+
+        def step(i, x):
+            return x + dt
+        x = jax.lax.fori_loop(0, 10, step, 0.0)
+
+        dt = 0.2
+
+        def step(i, x):
+            return x - dt
+        x = jax.lax.fori_loop(0, 10, step, x)
+
+        @jax.jit
+        def late(x):
+            return x * dt
+        late(1.0)
+        late(2.0)
     """,
     "an explicit key, split and used once each": """
         import jax
