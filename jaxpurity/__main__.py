@@ -144,7 +144,11 @@ def _describe(found: Rule) -> str:
     cannot_see = textwrap.fill(
         f"what it cannot see: {found.cannot_see}", 88, initial_indent="  ", subsequent_indent="    "
     )
-    return f"{found.code} {found.name}: {found.title}\n  page: {found.url}\n{cannot_see}"
+    described = f"{found.code} {found.name}: {found.title}\n  page: {found.url}\n{cannot_see}"
+    if found.opt_in:
+        opt_in = f"{found.opt_in} Turn it on with select = [{found.code!r}]."
+        described += "\n" + textwrap.fill(opt_in, 88, initial_indent="  ", subsequent_indent="    ")
+    return described
 
 
 def _lint(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -4,7 +4,9 @@ Installed with jaxpurity (the ``flake8.extension`` entry point ``JP``), so that
 ``flake8`` reports the JP codes too; flake8's ``--select``, ``--extend-ignore``
 and ``# noqa`` apply to them as to its own codes. The wrappers of
 ``[tool.jaxpurity.lint]`` in the nearest pyproject.toml are read, as by
-``jaxpurity lint``; its ``select`` and ``ignore`` are flake8's to decide.
+``jaxpurity lint``; its ``select`` and ``ignore`` are flake8's to decide, but
+for a rule that is off by default (``JP122``): flake8 reports it when that
+``select`` names it.
 """
 
 from __future__ import annotations
@@ -16,11 +18,10 @@ from pathlib import Path
 from jaxpurity import __version__
 from jaxpurity._lint import UNPARSABLE, findings_in
 from jaxpurity._lint_config import LintConfig, find_config
-from jaxpurity._lint_rules import RULES
+from jaxpurity._lint_rules import DEFAULT, RULES
 
 __all__ = ["Plugin"]
 
-_EVERY_RULE = frozenset(rule.code for rule in RULES)
 _CONFIGS: dict[Path, LintConfig] = {}  # each folder's settings, read once per flake8 run
 
 
@@ -49,7 +50,9 @@ class Plugin:
         folder = path.parent if self.filename not in ("stdin", "-") else Path.cwd()
         config = find_config(folder, _CONFIGS) if folder.is_dir() else LintConfig()
         wrappers = frozenset(config.wrappers)
-        for finding in findings_in(self.tree, self.filename, _EVERY_RULE, wrappers):
+        chosen = {code.strip().upper() for code in config.select or ()}
+        codes = DEFAULT | {rule.code for rule in RULES if rule.code in chosen}
+        for finding in findings_in(self.tree, self.filename, codes, wrappers):
             if finding.code != UNPARSABLE:
                 text = f"{finding.code} {finding.message}"
                 yield finding.line, finding.col - 1, f"{text} ({finding.url})", type(self)

@@ -105,7 +105,7 @@ def lint(
         and virtual environments).
       source: Python source to check instead of files.
       select: Codes or prefixes to check (``["JP1", "JP201"]``); default: those of the
-        configuration, or every rule.
+        configuration, or every rule on by default (JP122 is off unless named by its code).
       ignore: Codes or prefixes not to check, added to the configuration's.
       wrappers: Qualified names of your own wrappers of ``jax.jit``, added to the
         configuration's.

@@ -3,7 +3,7 @@
 .. code-block:: toml
 
    [tool.jaxpurity.lint]
-   select = ["JP1", "JP201"]     # codes or prefixes; default: every rule
+   select = ["JP1", "JP201"]     # codes or prefixes; default: every rule on by default
    ignore = ["JP111"]
    wrappers = ["mylib.jit"]      # your own wrappers of jax.jit, read as jax.jit
 
@@ -32,7 +32,7 @@ class LintConfig:
     """The settings of ``[tool.jaxpurity.lint]``.
 
     Attributes:
-      select: The codes and prefixes to check; None for every rule.
+      select: The codes and prefixes to check; None for every rule on by default.
       ignore: The codes and prefixes not to check.
       wrappers: Qualified names of functions that wrap ``jax.jit`` (``"mylib.jit"``),
         read as ``jax.jit``, with its ``static_argnums`` and ``static_argnames``.

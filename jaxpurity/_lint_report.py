@@ -65,7 +65,7 @@ def as_sarif(findings: Iterable[Finding]) -> str:
             "fullDescription": {"text": rule.cannot_see},
             "helpUri": rule.url,
             "help": {"text": f"{rule.title}. What it cannot see: {rule.cannot_see} {rule.url}"},
-            "defaultConfiguration": {"level": "warning"},
+            "defaultConfiguration": {"level": "warning", "enabled": not rule.opt_in},
         }
         for rule in RULES
     ]

@@ -130,6 +130,13 @@ def test_lint_explain_says_each_rule_s_page_and_what_it_cannot_see(capsys):
     ]
 
 
+def test_lint_explain_says_that_a_rule_is_off_by_default_and_how_to_turn_it_on(capsys):
+    status, out, _ = run(["lint", "--explain", "JP122"], capsys)
+    said = " ".join(line.strip() for line in out.splitlines())
+    assert status == 0
+    assert f"{rule('JP122').opt_in} Turn it on with select = ['JP122']." in said
+
+
 # -- the flake8 plugin ----------------------------------------------------------------------
 
 

@@ -1083,16 +1083,28 @@ FINE = {
 }
 
 
+#: Every rule, those off by default (JP122) included.
+EVERY_RULE = [r.code for r in RULES]
+
+
 @pytest.mark.parametrize("snippet", FINDS.values(), ids=FINDS.keys())
 def test_rule_finds_its_bug_and_nothing_else(snippet):
     marks = expected(snippet)
     assert marks, "a FINDS case must mark what it expects"
-    assert found(snippet) == marks
+    assert found(snippet, select=EVERY_RULE) == marks
 
 
 @pytest.mark.parametrize("snippet", FINE.values(), ids=FINE.keys())
 def test_look_alike_is_not_flagged(snippet):
+    assert found(snippet, select=EVERY_RULE) == set()
+
+
+def test_a_rule_off_by_default_is_checked_only_when_its_code_is_selected():
+    snippet = FINDS["JP122 a closed-over key under vmap and in scan, and an unbatched key"]
+    assert [r.code for r in RULES if r.opt_in] == ["JP122"]
     assert found(snippet) == set()
+    assert found(snippet, select=["JP1"]) == set()
+    assert found(snippet, select=["JP122"]) == expected(snippet)
 
 
 def test_every_rule_has_a_case():
@@ -1138,7 +1150,9 @@ def test_rule_names_an_unknown_code():
 @pytest.mark.parametrize(
     ("select", "ignore", "expected_codes"),
     [
-        (None, [], {r.code for r in RULES}),
+        (None, [], {r.code for r in RULES} - {"JP122"}),
+        (["JP12"], [], {"JP120", "JP121"}),
+        (["JP12", "JP122"], ["JP120"], {"JP121", "JP122"}),
         (["JP13"], [], {"JP130", "JP131", "JP132", "JP133"}),
         (["jp13"], ["JP131"], {"JP130", "JP132", "JP133"}),
         (["JP1", "JP2"], ["JP1"], {r.code for r in RULES if r.code.startswith("JP2")}),
