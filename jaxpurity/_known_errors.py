@@ -163,6 +163,23 @@ _INDEX = Wording(
     "JAX 0.2.10 to 0.4.12 (on the JAX Tracer object), 0.4.13 to 0.12.0.1 (on traced array)",
     regex=True,
 )
+# A setting, not data: the names people give a flag or a size. A traced value by such a name
+# in `if`, bool() or int() is an argument that should be static (the static_arguments page's
+# `if normalize:`), not data to branch on with lax.cond.
+_SETTING_NAME = (
+    r"(?:inference|deterministic|train|training|eval|evaluate|normalize|verbose|debug|reverse"
+    r"|causal|mode|axis|axes|ndim|size|length|steps|(?:is|use|has|enable|with|return)_\w{1,30}"
+    r"|(?:max|num|n)_\w{1,30}|\w{1,30}_(?:size|steps|mode|flag))"
+)
+# Where a message or a traceback names it: JAX's detail line (0.2.1 on: "depends on the value
+# of the argument runner_state[0].dropout.inference.") or the line the traceback shows raising
+# (`if inference:`, `if max_steps == 1:`, `while not self.training:`).
+_SETTING_TRACED = _any(
+    r"depends on the value of the argument [`']?(?:[\w'\"\]]{1,80}[.\[]){0,12}['\"]?"
+    rf"{_SETTING_NAME}[`'\"\]]{{0,2}}(?![\w\[])",
+    rf"\b(?:if|elif|while) (?:not )?(?:self\.|config\.|cfg\.)?{_SETTING_NAME}"
+    r"(?: ?(?:==|!=|<=|>=|<|>|is not|is) ?[\w.'\"-]{1,40})? ?:",
+)
 _UNEXPECTED = (
     Wording("Encountered an unexpected tracer", "JAX 0.1.60 to 0.12.0.1 (git history)"),
     Wording(
@@ -460,6 +477,22 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "call the pure apply function (model.apply(variables, x)) inside the JAX transform.",
     ),
     # -- Python control flow and conversions on tracers -------------------------------------
+    # A traced flag or size in `if` or int(): the fix is a static argument, not lax.cond.
+    KnownError(
+        errors=("TracerBoolConversionError", "ConcretizationTypeError", "TracerIntegerConversionError"),
+        topic="static_arguments",
+        wordings=(),
+        when=_SETTING_TRACED,
+        unless=r"jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)",
+        scenario="A jitted function used a setting it takes as an argument (a flag such as "
+        "`inference` or `training`, or a size such as `max_steps`) in `if`, `while`, bool() "
+        "or int().",
+        cause="Under jit every argument is a tracer, flags and sizes too: it has a shape and "
+        "dtype but no value, so Python cannot choose a branch or a size from it.",
+        fix="Mark the setting static: jax.jit(f, static_argnames='inference'), or "
+        "(Equinox, Flax) keep it in a static field, so that each value compiles its own "
+        "program; use jax.lax.cond only when the condition really is data.",
+    ),
     KnownError(
         errors=("TracerBoolConversionError",),
         topic="python_control_flow",

@@ -337,6 +337,32 @@ MESSAGES: dict[str, str] = {
         "使用 Flax 的提升变换（lifted transforms：nn.jit、nn.vmap、nn.scan；nnx.jit、nnx.scan），或"
         "者在 JAX 变换内部调用纯函数形式的 apply（model.apply(variables, x)）。"
     ),
+    # static_arguments: scenario
+    (
+        "A jitted function used a setting it takes as an argument (a flag such as `inference` or "
+        "`training`, or a size such as `max_steps`) in `if`, `while`, bool() or int()."
+    ): (
+        "经过 jit 的函数把一个作为参数传入的配置项（例如 `inference`、`training` 这样的开关，或 "
+        "`max_steps` 这样的大小）用在了 `if`、`while`、bool() 或 int() 中。"
+    ),
+    # static_arguments: cause
+    (
+        "Under jit every argument is a tracer, flags and sizes too: it has a shape and dtype but "
+        "no value, so Python cannot choose a branch or a size from it."
+    ): (
+        "在 jit 下每个参数都是 tracer，开关和大小也不例外：它只有 shape 和 dtype，没有具体的值，"
+        "所以 Python 无法据此选择分支或确定大小。"
+    ),
+    # static_arguments: fix
+    (
+        "Mark the setting static: jax.jit(f, static_argnames='inference'), or (Equinox, Flax) keep "
+        "it in a static field, so that each value compiles its own program; use jax.lax.cond only "
+        "when the condition really is data."
+    ): (
+        "把这个配置项标记为静态：jax.jit(f, static_argnames='inference')，或者（Equinox、Flax）"
+        "把它放在静态字段里，这样每个取值各自编译一个程序；只有当条件确实是数据时才使用 "
+        "jax.lax.cond。"
+    ),
     # python_control_flow: scenario
     (
         "A jitted function used `if`, `while`, `and`/`or` or `assert` on a value computed from its "

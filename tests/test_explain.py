@@ -127,6 +127,14 @@ def _python_if() -> None:
     jax.jit(lambda x: x if x > 0 else -x)(1.0)
 
 
+def _traced_flag() -> None:
+    jax.jit(lambda x, training: x * 0.5 if training else x)(1.0, True)
+
+
+def _traced_flag_in_a_dict() -> None:
+    jax.jit(lambda x, cfg: x if cfg["inference"] else -x)(1.0, {"inference": True})
+
+
 def _list_index() -> None:
     jax.jit(lambda i: [1.0, 2.0, 3.0][i])(1)
 
@@ -430,6 +438,8 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "checked_grad_leak": (_checked_grad_leak, "leak_from_grad_vmap"),
     "checked_vmap_leak_into_object": (_checked_vmap_leak_into_object, "leak_through_self"),
     "python_if": (_python_if, "python_control_flow"),
+    "traced_flag": (_traced_flag, "static_arguments"),
+    "traced_flag_in_a_dict": (_traced_flag_in_a_dict, "static_arguments"),
     "list_index": (_list_index, "python_control_flow"),
     "numpy_call": (_numpy_call, "python_control_flow"),
     "traced_size": (_traced_size, "static_arguments"),
@@ -762,6 +772,32 @@ def test_explain_knows_only_the_update_methods_missing_from_an_array() -> None:
     for error in (info.value, removed.value):
         assert not jaxpurity.explain(error).recognised, str(error)
     assert jaxpurity.explain(info.value.args[0].replace("custom_attr", "set")).recognised
+
+
+_BOOL_OF = (
+    '  File "model.py", line 88, in __call__\n    {line}\n'
+    "jax.errors.TracerBoolConversionError: Attempted boolean conversion of traced array "
+    "with shape bool[]."
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "topic"),
+    [
+        ("if inference:", "static_arguments"),
+        ("if max_steps == 1:", "static_arguments"),
+        ("while not self.training:", "static_arguments"),
+        ("if x > 0:", "python_control_flow"),
+        ("if is_valid(x):", "python_control_flow"),
+        ("if inference_scale > 0:", "python_control_flow"),
+    ],
+)
+def test_explain_sends_a_traced_flag_or_size_in_an_if_to_the_static_arguments_page(
+    line: str, topic: str
+) -> None:
+    # The line a pasted traceback shows raising: a setting's name means a static argument
+    # (the static_arguments page's `if normalize:`); any other condition is data.
+    assert jaxpurity.explain(_BOOL_OF.format(line=line)).topic == topic
 
 
 @pytest.mark.parametrize("text", ["", "something went wrong", "RuntimeError: out of memory"])
