@@ -479,7 +479,11 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     # -- Python control flow and conversions on tracers -------------------------------------
     # A traced flag or size in `if` or int(): the fix is a static argument, not lax.cond.
     KnownError(
-        errors=("TracerBoolConversionError", "ConcretizationTypeError", "TracerIntegerConversionError"),
+        errors=(
+            "TracerBoolConversionError",
+            "ConcretizationTypeError",
+            "TracerIntegerConversionError",
+        ),
         topic="static_arguments",
         wordings=(),
         when=_SETTING_TRACED,
