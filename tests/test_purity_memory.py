@@ -31,6 +31,11 @@ CALLS = 10
 # kept 32 KB), and above the noise that earlier tests leave (NumPy's and JAX's small
 # allocations, a dict resized now and then: up to 1 KB a call measured over CALLS calls).
 BOUND_KB = 2.0
+# Calls before the absolute measure: JAX 0.10.2 keeps traces' avals and names in caches of a
+# bounded size, which fill over a check's first calls and then turn over. Measured over 10
+# calls on that JAX, a lax.scan check kept 4.6 KB a call after 3 calls, 1.0 after 20 and
+# 0.1 after 60; a leak would keep the same at every point.
+WARMUP = 30
 
 
 TESTED = [c for c in cases() if c.tested]
@@ -63,8 +68,8 @@ def test_repeated_checks_keep_no_more_memory_than_jax_doing_the_same_work(name: 
 def test_repeated_checks_keep_no_memory(name: str) -> None:
     # Flat, even where JAX itself keeps memory for the same calls: an eager lax.scan keeps
     # its body's compiled program, and the check empties that cache after its eager run.
-    kept = measure(_fresh(name).check, CALLS).traced_kb
-    assert kept < BOUND_KB, f"{name}: each call kept {kept:.1f} KB"
+    kept = measure(_fresh(name).check, CALLS, warmup=WARMUP).traced_kb
+    assert kept < BOUND_KB, f"{name}: each call kept {kept:.1f} KB after {WARMUP} calls"
 
 
 # ----------------------------------------------------------------- what the caches must still do
