@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from jaxpurity._lint_flow import Event, calls_in_order, position, spent_uses
 from jaxpurity._lint_names import Names, dotted
 from jaxpurity._lint_scope import Func, Jitted, Scopes
-from jaxpurity._lint_taint import ARRAY_MODULES, CONVERSIONS, Taint, names_in
+from jaxpurity._lint_taint import ARRAY_MODULES, CONVERSIONS, STATIC_CALLS, Taint, names_in
 from jaxpurity._lint_wrappers import CACHED, DEVICES, PARTIAL
 
 __all__ = ["KEY_USERS", "Hit", "check"]
@@ -116,13 +116,11 @@ _GENERATORS = frozenset(
         "random.Random",
     }
 )
-# NumPy functions that read only a shape or a dtype, which a tracer has.
+# NumPy functions that read only a shape or a dtype, which a tracer has: those whose
+# result the taint knows is static, and those given shapes or dtypes.
 _NUMPY_STATIC = frozenset(
-    f"numpy.{name}"
-    for name in (
-        "shape ndim size result_type dtype issubdtype iinfo finfo isscalar can_cast "
-        "promote_types broadcast_shapes"
-    ).split()
+    {name for name in STATIC_CALLS if name.startswith("numpy.")}
+    | {"numpy.can_cast", "numpy.promote_types", "numpy.broadcast_shapes"}
 )
 _SHAPE_KEYWORDS = {
     "axis": "an axis",

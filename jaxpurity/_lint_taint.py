@@ -3,7 +3,8 @@
 Under a JAX transformation an argument is a tracer, and so is everything
 computed from it, except what is known while tracing: its ``.shape``,
 ``.ndim``, ``.dtype`` and ``.size``, ``len()`` of it, ``isinstance`` and ``is``
-tests, ``jax.tree.map`` of a function that returns such a value
+tests, tests of its dtype (``jnp.issubdtype``, ``jnp.iscomplexobj``),
+``jax.tree.map`` of a function that returns such a value
 (``jax.tree.map(lambda x: x is None, tree)`` is a tree of Python bools), and
 the static fields of a pytree class (``grid.pad`` where ``pad`` is declared
 ``struct.field(pytree_node=False)``), which JAX keeps out of the trace.
@@ -36,6 +37,7 @@ __all__ = [
     "ARRAY_MODULES",
     "CONVERSIONS",
     "STATIC_ATTRIBUTES",
+    "STATIC_CALLS",
     "TREE_MAPS",
     "Taint",
     "names_in",
@@ -51,8 +53,9 @@ STATIC_ATTRIBUTES = frozenset(
 #: not traced (so that one mistake is reported once).
 CONVERSIONS = frozenset({"bool", "int", "float", "complex", "operator.index"})
 
-# Calls whose result is known while tracing, whatever their arguments.
-_STATIC_CALLS = CONVERSIONS | {
+#: Calls whose result is known while tracing, whatever their arguments: given a tracer,
+#: each returns a Python value (a bool, a dtype, a shape), as under jax.jit.
+STATIC_CALLS = CONVERSIONS | {
     "len",
     "isinstance",
     "issubclass",
@@ -66,10 +69,15 @@ _STATIC_CALLS = CONVERSIONS | {
     "jax.numpy.size",
     "jax.numpy.result_type",
     "jax.numpy.issubdtype",
+    "jax.numpy.isdtype",
+    "jax.numpy.iscomplexobj",
+    "jax.numpy.isrealobj",
+    "jax.numpy.isscalar",
     "jax.numpy.iinfo",
     "jax.numpy.finfo",
     "jax.numpy.dtype",
     "jax.dtypes.result_type",
+    "jax.dtypes.issubdtype",
     "jax.eval_shape",
     "jax.typeof",
     "jax.tree_util.tree_structure",
@@ -79,6 +87,9 @@ _STATIC_CALLS = CONVERSIONS | {
     "numpy.size",
     "numpy.result_type",
     "numpy.issubdtype",
+    "numpy.iscomplexobj",
+    "numpy.isrealobj",
+    "numpy.isscalar",
     "numpy.iinfo",
     "numpy.finfo",
     "numpy.dtype",
@@ -223,7 +234,7 @@ class Taint:
             return held or self._array(node.value, verdict)
         if isinstance(node, ast.Call):
             name = self.names.qualified(node.func) or ""
-            if name.startswith(ARRAY_MODULES) and name not in _STATIC_CALLS:
+            if name.startswith(ARRAY_MODULES) and name not in STATIC_CALLS:
                 return True
             method = node.func
             return isinstance(method, ast.Attribute) and (
@@ -315,7 +326,7 @@ class Taint:
             return self.is_traced(node.value)
         if isinstance(node, ast.Call):
             function = self.names.qualified(node.func)
-            if function in _STATIC_CALLS:
+            if function in STATIC_CALLS:
                 return False
             if function in TREE_MAPS and node.args and self._returns_static(node.args[0]):
                 return False
@@ -353,14 +364,14 @@ class Taint:
 
     def _returns_static(self, function: ast.expr) -> bool:
         """Whether ``function`` returns a Python value whatever it is given: a lambda whose
-        body is one (``lambda x: x is None``), a function of :data:`_STATIC_CALLS`
+        body is one (``lambda x: x is None``), a function of :data:`STATIC_CALLS`
         (``jnp.shape``), or one of ``static_functions``."""
         if isinstance(function, ast.Lambda):
             given = self.traced | parameter_names(function)
             return not Taint(self.names, given, self.static_functions).is_traced(function.body)
         if isinstance(function, ast.Name) and function.id in self.static_functions:
             return True
-        return self.names.qualified(function) in _STATIC_CALLS
+        return self.names.qualified(function) in STATIC_CALLS
 
 
 def _is_at(node: ast.Subscript) -> bool:

@@ -363,6 +363,22 @@ FINDS = {
             assert x.sum() >= 0  # expect: JP201
             return x if x.max() > 1 else x * 2  # expect: JP201
     """,
+    "JP201 on an elementwise test, not on tests of the dtype (jnp.iscomplexobj)": """
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        @jax.jit
+        def real_part(x):
+            y = x * 2
+            if jnp.iscomplexobj(y) or np.iscomplexobj(x):
+                y = y.real
+            if jnp.isrealobj(y) and not jnp.isscalar(y) and jnp.isdtype(y, "real floating"):
+                y = y + 1
+            if jnp.iscomplex(y).any():  # expect: JP201
+                y = y.real
+            return y if np.isrealobj(y) and np.isscalar(y) else -y
+    """,
     "JP202 conversions": """
         import jax
 
