@@ -24,7 +24,15 @@ from dataclasses import dataclass, field
 from jaxpurity._lint_flow import Event, calls_in_order, position, spent_uses
 from jaxpurity._lint_names import Names, dotted
 from jaxpurity._lint_scope import Func, Jitted, Scopes
-from jaxpurity._lint_taint import ARRAY_MODULES, CONVERSIONS, STATIC_CALLS, Taint, names_in
+from jaxpurity._lint_taint import (
+    ARRAY_MODULES,
+    CONVERSIONS,
+    NESTED_SCOPES,
+    STATIC_CALLS,
+    Taint,
+    comprehension_scopes,
+    names_in,
+)
 from jaxpurity._lint_wrappers import CACHED, DEVICES, PARTIAL
 
 __all__ = ["KEY_USERS", "Hit", "check"]
@@ -185,8 +193,6 @@ _NOT_ONE_ARRAY = frozenset(
 _EXPECTED_ERRORS = frozenset(
     {"pytest.raises", "numpy.testing.assert_raises", "numpy.testing.assert_raises_regex"}
 )
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-_SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _JIT_KINDS = frozenset({"jit", "pmap"})
 
 
@@ -978,22 +984,24 @@ def key_argument(call: ast.Call) -> ast.expr | None:
 
 
 def _key_events(node: ast.AST, names: Names) -> list[Event]:
-    """Each draw from a key held in a name; one in a comprehension draws again in every
-    round, unless the comprehension makes the key."""
+    """Each draw from a key held in a name. One in a comprehension draws again in every
+    round, from the same key, unless the key is the comprehension's own variable
+    (``[jax.random.normal(k) for k in keys]``): a new key in every round, whatever the name
+    held before; only a second draw from it in one round counts."""
     events = []
-    bound_by_comprehension: dict[int, set[str]] = {}
-    for comprehension in (n for n in ast.walk(node) if isinstance(n, _COMPREHENSIONS)):
-        made = {name for g in comprehension.generators for name in names_in(g.target)}
-        once = {id(n) for n in ast.walk(comprehension.generators[0].iter)}  # runs once
-        for inner in ast.walk(comprehension):
-            if id(inner) not in once:
-                bound_by_comprehension.setdefault(id(inner), set()).update(made)
+    scopes = comprehension_scopes(ast.walk(node))
+    drawn: set[tuple[int, str]] = set()  # comprehension variables drawn from, by scope
     for call in calls_in_order([node]):
         key = key_argument(call) if names.qualified(call.func) in KEY_USERS else None
-        if isinstance(key, ast.Name):
-            bound = bound_by_comprehension.get(id(call))
-            always = bound is not None and key.id not in bound
-            events.append(Event(call, key.id, spends=True, always=always))
+        if not isinstance(key, ast.Name):
+            continue
+        comprehension = scopes.get(id(key), {}).get(key.id)
+        if comprehension is None:
+            events.append(Event(call, key.id, spends=True, always=id(call) in scopes))
+        elif (id(comprehension), key.id) in drawn:
+            events.append(Event(call, key.id, spends=False, always=True))
+        else:
+            drawn.add((id(comprehension), key.id))
     return events
 
 
@@ -1047,7 +1055,7 @@ def _walk_here(node: ast.AST) -> list[ast.AST]:
     while stack:
         inner = stack.pop()
         found.append(inner)
-        if not isinstance(inner, _SCOPE_NODES) or inner is node:
+        if not isinstance(inner, NESTED_SCOPES) or inner is node:
             stack.extend(ast.iter_child_nodes(inner))
     return found
 

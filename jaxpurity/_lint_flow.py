@@ -6,7 +6,8 @@ buffer is deleted). :func:`spent_uses` walks a block of statements in source
 order with a caller's notion of *events*, each a name being spent or read, and
 reports each event on a name already spent. Assigning the name again
 (``key, sub = jax.random.split(key)``, ``params = step(params)``) makes it
-fresh. Branches are followed separately and joined (a name spent on either
+fresh; a comprehension's variable of the same name does not, being the
+comprehension's own. Branches are followed separately and joined (a name spent on either
 path counts as spent; a path that returns, raises, breaks or continues does
 not reach the join), and a loop's body is walked twice, so that a name spent
 in one iteration and not replaced is caught in the next. Nested functions are
@@ -24,18 +25,18 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import cast
 
-from jaxpurity._lint_taint import names_in
+from jaxpurity._lint_taint import NESTED_SCOPES, comprehension_scopes, names_in
 
 __all__ = ["Event", "Spent", "calls_in_order", "position", "spent_uses"]
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _TRY: tuple[type, ...] = (ast.Try, getattr(ast, "TryStar", ast.Try))  # TryStar: Python 3.11+
 
 
 @dataclass(frozen=True)
 class Event:
     """``name`` read (``spends=False``) or spent (``spends=True``) at ``node``; ``always``:
-    spent again on every round of a comprehension it sits in (so always a second time)."""
+    a second use whatever came before (a draw from one key in every round of a
+    comprehension, or a second draw from its own variable in one round)."""
 
     node: ast.AST
     name: str
@@ -83,7 +84,7 @@ def calls_in_order(nodes: Iterable[ast.AST]) -> Iterator[ast.Call]:
     stack = list(reversed(list(nodes)))
     while stack:
         node = stack.pop()
-        if isinstance(node, _SCOPES):
+        if isinstance(node, NESTED_SCOPES):
             continue
         if isinstance(node, ast.Call):
             yield node
@@ -111,7 +112,7 @@ class _Flow:
 
     def statement(self, node: ast.stmt, spent: dict[str, int]) -> _State:
         self.budget -= 1
-        if isinstance(node, _SCOPES):
+        if isinstance(node, NESTED_SCOPES):
             return spent
         if isinstance(node, ast.If):
             self.run(node.test, spent)
@@ -170,9 +171,12 @@ def position(node: ast.AST) -> tuple[int, int]:
 
 
 def _stored(node: ast.AST) -> Iterator[str]:
+    """The names a statement assigns, not the variables of its comprehensions (their own)."""
+    scopes = comprehension_scopes(ast.walk(node))
     for child in ast.walk(node):
         if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
-            yield child.id
+            if child.id not in scopes.get(id(child), {}):
+                yield child.id
 
 
 def _without(spent: dict[str, int], names: set[str]) -> dict[str, int]:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from jaxpurity._lint_names import Names
-from jaxpurity._lint_taint import TREE_MAPS, Taint, parameter_names
+from jaxpurity._lint_taint import COMPREHENSIONS, TREE_MAPS, Taint, parameter_names
 from jaxpurity._lint_wrappers import PARTIAL, Transform
 
 __all__ = ["MAX_CALL_DEPTH", "Func", "Jitted", "Layer", "Scopes", "parameters"]
@@ -54,9 +54,9 @@ _BINDERS = frozenset(
         ast.NamedExpr,
         ast.For,
         ast.AsyncFor,
-        ast.comprehension,
         ast.With,
         ast.AsyncWith,
+        *COMPREHENSIONS,
     }
 )
 _Node = TypeVar("_Node", bound=ast.AST)
@@ -92,7 +92,8 @@ class Func:
         their decorators and defaults, which run here (operators and contexts such as
         ``ast.Add`` and ``ast.Load`` are left out).
       typed: The same nodes by type (``func.of(ast.Call)``), each list in source order.
-      binders: The nodes that bind names (assignments, loops, ``with``), in source order.
+      binders: The nodes that bind names (assignments, loops, ``with``, comprehensions), in
+        source order.
       kinds: The kinds of trace it runs under (``"jit"``, ``"vmap"``, ``"loop"``, ...;
         see :class:`~jaxpurity._lint_wrappers.Transform`); empty when not traced.
       direct: The kinds of the transformations applied to it directly (not inherited

@@ -35,11 +35,14 @@ from jaxpurity._lint_names import Names
 
 __all__ = [
     "ARRAY_MODULES",
+    "COMPREHENSIONS",
     "CONVERSIONS",
     "STATIC_ATTRIBUTES",
     "STATIC_CALLS",
     "TREE_MAPS",
+    "NESTED_SCOPES",
     "Taint",
+    "comprehension_scopes",
     "names_in",
     "parameter_names",
 ]
@@ -112,6 +115,15 @@ _ARRAY_METHODS = frozenset(
 )
 _ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
 
+# A name of the function, or a comprehension's variable: (id of the comprehension, name).
+_Binding = str | tuple[int, str]
+
+#: The comprehensions: each binds its variables in a scope of its own.
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+#: The nodes whose body runs in a scope of its own, at another time: nested functions
+#: and classes.
+NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
 
 def parameter_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
     """Every parameter of a ``def`` or ``lambda``, ``*args`` and ``**kwargs`` included."""
@@ -129,6 +141,56 @@ def names_in(target: ast.expr) -> Iterable[str]:
             yield from names_in(element)
     elif isinstance(target, ast.Starred):
         yield from names_in(target.value)
+
+
+def comprehension_scopes(nodes: Iterable[ast.AST]) -> dict[int, dict[str, ast.expr]]:
+    """Where the comprehensions among ``nodes`` bind their variables: for each node (by
+    ``id``) that runs in a comprehension's own scope, the names bound there, each with the
+    innermost comprehension that binds it.
+
+    A comprehension's variable is a binding of its own: the ``i`` of ``[i for i in
+    range(3)]`` is not the ``i`` of the function around it, and it takes its values from
+    the iterable. The first iterable runs outside, in the scope around the comprehension;
+    nested functions are not entered. Each node is visited once, though ``nodes`` may hold
+    a comprehension and those inside it.
+
+    Example:
+      >>> tree = ast.parse("[i for i in range(i) if i > 0]")
+      >>> scopes = comprehension_scopes(ast.walk(tree))
+      >>> names = sorted(
+      ...     (n for n in ast.walk(tree) if isinstance(n, ast.Name)), key=lambda n: n.col_offset
+      ... )
+      >>> [(n.id, n.col_offset, id(n) in scopes) for n in names]
+      [('i', 1, True), ('i', 7, True), ('range', 12, False), ('i', 18, False), ('i', 24, True)]
+    """
+    scopes: dict[int, dict[str, ast.expr]] = {}
+    walked: set[int] = set()
+    for root in nodes:
+        if not isinstance(root, COMPREHENSIONS) or id(root) in walked:
+            continue
+        stack: list[tuple[ast.AST, dict[str, ast.expr]]] = [(root, {})]
+        while stack:
+            node, bound = stack.pop()
+            if bound:
+                scopes[id(node)] = bound
+            if isinstance(node, NESTED_SCOPES):
+                continue
+            if not isinstance(node, COMPREHENSIONS):
+                stack.extend((child, bound) for child in ast.iter_child_nodes(node))
+                continue
+            walked.add(id(node))
+            own = {name: node for g in node.generators for name in names_in(g.target)}
+            inside = {**bound, **own}
+            first = node.generators[0]
+            stack.append((first.iter, bound))
+            for generator in node.generators:
+                scopes[id(generator)] = inside
+                parts = [generator.target, *generator.ifs]
+                parts += [] if generator is first else [generator.iter]
+                stack.extend((part, inside) for part in parts)
+            elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            stack.extend((element, inside) for element in elements)
+    return scopes
 
 
 class Taint:
@@ -168,6 +230,11 @@ class Taint:
         self.arrays = set(self.traced)
         #: Parameters that hold containers of arrays (after :meth:`follow`).
         self.containers: set[str] = set()
+        # The variables of comprehensions (see comprehension_scopes), each as the id of
+        # its comprehension and its name: those traced, and those known to hold arrays.
+        self._scopes: dict[int, dict[str, ast.expr]] = {}
+        self._traced_variables: set[tuple[int, str]] = set()
+        self._array_variables: set[tuple[int, str]] = set()
         self._memo: dict[int, bool] | None = None
         self._array_memo: dict[int, bool] = {}
 
@@ -182,6 +249,7 @@ class Taint:
         (the set no longer changes). ``type_checked``: the names the function tests with
         ``isinstance``, which are not taken for arrays. ``containers``: parameters that
         hold containers (annotated so, or ``*args``), not arrays, whose items are."""
+        self._scopes = comprehension_scopes(nodes)
         for _ in range(2):
             for node in nodes:
                 self._assign(node)
@@ -193,7 +261,7 @@ class Taint:
         """The traced names bound only to arrays, with the traced inputs (whatever they are
         assigned later, as the taint is), less ``not_arrays``."""
         self.arrays -= not_arrays
-        verdict: dict[str, bool] = {}
+        verdict: dict[_Binding, bool] = {}
         for _ in range(2):
             for node in nodes:
                 if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value:
@@ -202,13 +270,31 @@ class Taint:
                         is_array = isinstance(target, ast.Name) and self._array(node.value, verdict)
                         for name in names_in(target):
                             verdict[name] = verdict.get(name, True) and is_array
-                elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-                    is_array = isinstance(node.target, ast.Name) and self._array(node.iter, verdict)
-                    for name in names_in(node.target):
-                        verdict[name] = verdict.get(name, True) and is_array
-        arrays = {name for name, is_array in verdict.items() if is_array}
-        self.arrays = (self.arrays | arrays) - not_arrays
+                elif isinstance(node, (ast.For, ast.AsyncFor)):
+                    self._judge_items(node.target, node.iter, verdict)
+                elif isinstance(node, COMPREHENSIONS):
+                    for generator in node.generators:
+                        self._judge_items(generator.target, generator.iter, verdict, node)
+        arrays = {key for key, is_array in verdict.items() if is_array}
+        self.arrays = (self.arrays | {k for k in arrays if isinstance(k, str)}) - not_arrays
+        self._array_variables = {
+            k for k in arrays if isinstance(k, tuple) and k[1] not in not_arrays
+        }
         self._array_memo = {}
+
+    def _judge_items(
+        self,
+        target: ast.expr,
+        iterable: ast.expr,
+        verdict: dict[_Binding, bool],
+        comprehension: ast.expr | None = None,
+    ) -> None:
+        """Whether the names a loop target binds hold arrays: a name given the items of an
+        array; a comprehension's target binds its own variables."""
+        is_array = isinstance(target, ast.Name) and self._array(iterable, verdict)
+        for name in names_in(target):
+            key: _Binding = name if comprehension is None else (id(comprehension), name)
+            verdict[key] = verdict.get(key, True) and is_array
 
     def is_array(self, node: ast.expr | None) -> bool:
         """Whether ``node`` is surely a traced array, not a pytree of them or a Python value
@@ -220,13 +306,16 @@ class Taint:
             self._array_memo[key] = self._array(node, None)
         return self._array_memo[key]
 
-    def _array(self, node: ast.expr, verdict: dict[str, bool] | None) -> bool:
+    def _array(self, node: ast.expr, verdict: dict[_Binding, bool] | None) -> bool:
         if not self.is_traced(node):
             return False
         if isinstance(node, ast.Name):
-            if verdict is not None and node.id in verdict:
-                return verdict[node.id] or node.id in self.arrays
-            return node.id in self.arrays
+            variable = self._variable(node)
+            key: _Binding = node.id if variable is None else variable
+            known = key in (self.arrays if variable is None else self._array_variables)
+            if verdict is not None and key in verdict:
+                return verdict[key] or known
+            return known
         if isinstance(node, ast.Attribute):
             return node.attr in _ARRAY_ATTRIBUTES and self._array(node.value, verdict)
         if isinstance(node, ast.Subscript):
@@ -265,8 +354,11 @@ class Taint:
         elif isinstance(node, ast.AugAssign):
             if isinstance(node.target, ast.Name) and self.is_traced(node.value):
                 self.traced.add(node.target.id)
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
             self._bind_items(node.target, node.iter)
+        elif isinstance(node, COMPREHENSIONS):
+            for generator in node.generators:
+                self._bind_items(generator.target, generator.iter, node)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 if item.optional_vars is not None:
@@ -284,23 +376,30 @@ class Taint:
         elif self.is_traced(value):
             self.traced.update(names_in(target))
 
-    def _bind_items(self, target: ast.expr, iterable: ast.expr) -> None:
+    def _bind_items(
+        self, target: ast.expr, iterable: ast.expr, comprehension: ast.expr | None = None
+    ) -> None:
         """Bind a loop target to the items of ``iterable``: ``enumerate``'s count and
-        ``range``'s numbers are Python ints; ``zip`` pairs each target with its source."""
+        ``range``'s numbers are Python ints; ``zip`` pairs each target with its source.
+        The target of a ``comprehension`` binds its own variables."""
         if isinstance(iterable, ast.Call) and not iterable.keywords:
             function = self.names.qualified(iterable.func)
             parts = target.elts if isinstance(target, ast.Tuple) else None
             if function == "range":
                 return
             if function == "enumerate" and parts and len(parts) == 2 and iterable.args:
-                self._bind_items(parts[1], iterable.args[0])
+                self._bind_items(parts[1], iterable.args[0], comprehension)
                 return
             if function == "zip" and parts and len(parts) == len(iterable.args):
                 for part, source in zip(parts, iterable.args, strict=True):
-                    self._bind_items(part, source)
+                    self._bind_items(part, source, comprehension)
                 return
-        if self.is_traced(iterable):
+        if not self.is_traced(iterable):
+            return
+        if comprehension is None:
             self.traced.update(names_in(target))
+        else:
+            self._traced_variables.update((id(comprehension), n) for n in names_in(target))
 
     def is_traced(self, node: ast.expr | None) -> bool:
         """Whether ``node`` holds (or builds from) a tracer while JAX traces the function."""
@@ -313,8 +412,18 @@ class Taint:
             self._memo[key] = self._traced(node)
         return self._memo[key]
 
+    def _variable(self, node: ast.Name) -> tuple[int, str] | None:
+        """The comprehension variable that ``node`` reads, as the id of its comprehension
+        and its name; None for a name of the function."""
+        bound = self._scopes.get(id(node))
+        comprehension = bound.get(node.id) if bound else None
+        return None if comprehension is None else (id(comprehension), node.id)
+
     def _traced(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Name):
+            variable = self._variable(node)
+            if variable is not None:
+                return variable in self._traced_variables
             return node.id in self.traced
         if isinstance(node, ast.Attribute):
             if isinstance(node.value, ast.Name) and node.attr in self.static_fields.get(

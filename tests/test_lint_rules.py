@@ -279,6 +279,22 @@ FINDS = {
             e = [jax.random.normal(c) for _ in range(3)]  # expect: JP121
             return a, b, c, d, e
     """,
+    "JP121 an outer key in a comprehension, not the comprehension's own key of its name": """
+        import jax
+
+        def draws(rng):
+            rngs = jax.random.split(rng, 3)
+            xs = [jax.random.normal(rng, (2,)) for rng in rngs]
+            ys = [jax.random.normal(k) for k, n in zip(rngs, range(3))]
+            zs = [jax.random.normal(rng) for _ in rngs]  # expect: JP121
+            pairs = [(jax.random.normal(k), jax.random.uniform(k)) for k in rngs]  # expect: JP121
+            return xs, ys, zs, pairs
+
+        def after(rng):
+            rngs = jax.random.split(rng, 3)
+            xs = [jax.random.normal(rng) for rng in rngs]
+            return xs, jax.random.normal(rng)  # expect: JP121
+    """,
     "JP122 a closed-over key under vmap and in scan, and an unbatched key": """
         import jax
 
@@ -378,6 +394,17 @@ FINDS = {
             if jnp.iscomplex(y).any():  # expect: JP201
                 y = y.real
             return y if np.isrealobj(y) and np.isscalar(y) else -y
+    """,
+    "JP201 on a comprehension's items of a traced array, not on its own i from a range": """
+        import jax
+
+        def body(i, v):
+            axis = tuple(i for i in range(3) if i != 1)
+            rows = [row for row in v if row.sum() > 0]  # expect: JP201
+            later = [k for k in range(3) if i > k]  # expect: JP201
+            return v.sum(axis=axis) + len(rows) + len(later)
+
+        jax.lax.fori_loop(0, 3, body, jax.numpy.ones((3, 3)))
     """,
     "JP202 conversions": """
         import jax

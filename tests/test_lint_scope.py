@@ -410,3 +410,21 @@ def test_taint_follows_values_but_not_what_tracing_knows():
     assert f.taint.traced == {"x", "table", "y", "row", "a", "m", "entry"}
     # A dict's item under jit is a leaf, an array; a loop's tuple target is left out.
     assert f.taint.arrays == {"x", "table", "y", "m", "entry"}
+
+
+def test_a_comprehension_binds_its_own_variables_from_its_iterable():
+    found = scopes_of(
+        """
+        import jax
+        @jax.jit
+        def f(x, i):
+            from_range = [i for i in range(3)]
+            from_x = [i for i in x]
+            reads_i = [i + j for j in range(3)]
+            from_zip = {k: i for k, i in zip(range(3), range(3))}
+            return from_range, from_x, reads_i, from_zip
+        """
+    )
+    f = found.traced()[0]
+    assert f.taint is not None
+    assert f.taint.traced == {"x", "i", "from_x", "reads_i"}
