@@ -21,7 +21,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from jaxpurity._lint_flow import Event, calls_in_order, position, spent_uses
+from jaxpurity._lint_flow import Event, calls_in_order, spent_uses
 from jaxpurity._lint_names import Names, dotted
 from jaxpurity._lint_scope import Func, Jitted, Scopes
 from jaxpurity._lint_taint import (
@@ -32,6 +32,7 @@ from jaxpurity._lint_taint import (
     Taint,
     comprehension_scopes,
     names_in,
+    position,
 )
 from jaxpurity._lint_wrappers import CACHED, DEVICES, PARTIAL
 

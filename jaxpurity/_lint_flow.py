@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import cast
 
-from jaxpurity._lint_taint import NESTED_SCOPES, comprehension_scopes, names_in
+from jaxpurity._lint_taint import NESTED_SCOPES, comprehension_scopes, names_in, position
 
-__all__ = ["Event", "Spent", "calls_in_order", "position", "spent_uses"]
+__all__ = ["Event", "Spent", "calls_in_order", "spent_uses"]
 
 _TRY: tuple[type, ...] = (ast.Try, getattr(ast, "TryStar", ast.Try))  # TryStar: Python 3.11+
 
@@ -163,11 +163,6 @@ class _Flow:
                 )
             if event.spends:
                 spent[event.name] = line
-
-
-def position(node: ast.AST) -> tuple[int, int]:
-    """Where ``node`` starts: (line, column)."""
-    return getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
 
 
 def _stored(node: ast.AST) -> Iterator[str]:

@@ -54,6 +54,7 @@ _BINDERS = frozenset(
         ast.NamedExpr,
         ast.For,
         ast.AsyncFor,
+        ast.While,
         ast.With,
         ast.AsyncWith,
         *COMPREHENSIONS,
@@ -92,8 +93,8 @@ class Func:
         their decorators and defaults, which run here (operators and contexts such as
         ``ast.Add`` and ``ast.Load`` are left out).
       typed: The same nodes by type (``func.of(ast.Call)``), each list in source order.
-      binders: The nodes that bind names (assignments, loops, ``with``, comprehensions), in
-        source order.
+      binders: The nodes that bind names (assignments, loops, ``with``, comprehensions) and
+        the ``while`` loops, in source order.
       kinds: The kinds of trace it runs under (``"jit"``, ``"vmap"``, ``"loop"``, ...;
         see :class:`~jaxpurity._lint_wrappers.Transform`); empty when not traced.
       direct: The kinds of the transformations applied to it directly (not inherited

@@ -10,7 +10,11 @@ the static fields of a pytree class (``grid.pad`` where ``pad`` is declared
 ``struct.field(pytree_node=False)``), which JAX keeps out of the trace.
 :class:`Taint` follows assignments through one function, twice over its
 statements so that values carried around a loop are seen, and then answers
-whether an expression is traced, and whether it is surely an *array*.
+whether an expression is traced, and whether it is surely an *array*. A
+comprehension's variables are its own, not the function's names
+(:func:`comprehension_scopes`); and a name read in the value of an assignment
+to it outside loops (``size = check(size, x)``) holds what the assignments
+before it gave, not this one.
 
 The second question matters because a traced argument is often a pytree: a
 dict, a dataclass of arrays, a train state. ``if state.dynamic_scale:`` tests
@@ -45,6 +49,7 @@ __all__ = [
     "comprehension_scopes",
     "names_in",
     "parameter_names",
+    "position",
 ]
 
 #: Attributes of a traced array that are Python values while tracing.
@@ -143,6 +148,11 @@ def names_in(target: ast.expr) -> Iterable[str]:
         yield from names_in(target.value)
 
 
+def position(node: ast.AST) -> tuple[int, int]:
+    """Where ``node`` starts: (line, column)."""
+    return getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
+
+
 def comprehension_scopes(nodes: Iterable[ast.AST]) -> dict[int, dict[str, ast.expr]]:
     """Where the comprehensions among ``nodes`` bind their variables: for each node (by
     ``id``) that runs in a comprehension's own scope, the names bound there, each with the
@@ -235,6 +245,11 @@ class Taint:
         self._scopes: dict[int, dict[str, ast.expr]] = {}
         self._traced_variables: set[tuple[int, str]] = set()
         self._array_variables: set[tuple[int, str]] = set()
+        # Where each traced name is first made traced, as (line, column) of the statement
+        # ((0, 0): on entry); the reads of a name in the value of an assignment to it, by
+        # id, with where that assignment starts (see _rebinding_reads).
+        self._first_traced: dict[str, tuple[int, int]] = dict.fromkeys(self.traced, (0, 0))
+        self._rebinding: dict[int, tuple[int, int]] = {}
         self._memo: dict[int, bool] | None = None
         self._array_memo: dict[int, bool] = {}
 
@@ -250,6 +265,7 @@ class Taint:
         ``isinstance``, which are not taken for arrays. ``containers``: parameters that
         hold containers (annotated so, or ``*args``), not arrays, whose items are."""
         self._scopes = comprehension_scopes(nodes)
+        self._rebinding = _rebinding_reads(nodes)
         for _ in range(2):
             for node in nodes:
                 self._assign(node)
@@ -348,23 +364,34 @@ class Taint:
     def _assign(self, node: ast.AST) -> None:
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                self._bind(target, node.value)
+                self._bind(target, node.value, node)
         elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
-            self._bind(node.target, node.value)
+            self._bind(node.target, node.value, node)
         elif isinstance(node, ast.AugAssign):
             if isinstance(node.target, ast.Name) and self.is_traced(node.value):
-                self.traced.add(node.target.id)
+                self._mark(node.target, node)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
-            self._bind_items(node.target, node.iter)
+            self._bind_items(node.target, node.iter, node)
         elif isinstance(node, COMPREHENSIONS):
             for generator in node.generators:
                 self._bind_items(generator.target, generator.iter, node)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 if item.optional_vars is not None:
-                    self._bind(item.optional_vars, item.context_expr)
+                    self._bind(item.optional_vars, item.context_expr, node)
 
-    def _bind(self, target: ast.expr, value: ast.expr) -> None:
+    def _mark(self, target: ast.expr, binder: ast.AST) -> None:
+        """The names that ``target`` binds hold tracers, from ``binder``: a comprehension's
+        own variables, or the function's names."""
+        if isinstance(binder, COMPREHENSIONS):
+            self._traced_variables.update((id(binder), name) for name in names_in(target))
+            return
+        where = position(binder)
+        for name in names_in(target):
+            self.traced.add(name)
+            self._first_traced[name] = min(where, self._first_traced.get(name, where))
+
+    def _bind(self, target: ast.expr, value: ast.expr, binder: ast.AST) -> None:
         if (
             isinstance(target, (ast.Tuple, ast.List))
             and isinstance(value, (ast.Tuple, ast.List))
@@ -372,34 +399,27 @@ class Taint:
             and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts)
         ):
             for element, part in zip(target.elts, value.elts, strict=True):
-                self._bind(element, part)
+                self._bind(element, part, binder)
         elif self.is_traced(value):
-            self.traced.update(names_in(target))
+            self._mark(target, binder)
 
-    def _bind_items(
-        self, target: ast.expr, iterable: ast.expr, comprehension: ast.expr | None = None
-    ) -> None:
+    def _bind_items(self, target: ast.expr, iterable: ast.expr, binder: ast.AST) -> None:
         """Bind a loop target to the items of ``iterable``: ``enumerate``'s count and
-        ``range``'s numbers are Python ints; ``zip`` pairs each target with its source.
-        The target of a ``comprehension`` binds its own variables."""
+        ``range``'s numbers are Python ints; ``zip`` pairs each target with its source."""
         if isinstance(iterable, ast.Call) and not iterable.keywords:
             function = self.names.qualified(iterable.func)
             parts = target.elts if isinstance(target, ast.Tuple) else None
             if function == "range":
                 return
             if function == "enumerate" and parts and len(parts) == 2 and iterable.args:
-                self._bind_items(parts[1], iterable.args[0], comprehension)
+                self._bind_items(parts[1], iterable.args[0], binder)
                 return
             if function == "zip" and parts and len(parts) == len(iterable.args):
                 for part, source in zip(parts, iterable.args, strict=True):
-                    self._bind_items(part, source, comprehension)
+                    self._bind_items(part, source, binder)
                 return
-        if not self.is_traced(iterable):
-            return
-        if comprehension is None:
-            self.traced.update(names_in(target))
-        else:
-            self._traced_variables.update((id(comprehension), n) for n in names_in(target))
+        if self.is_traced(iterable):
+            self._mark(target, binder)
 
     def is_traced(self, node: ast.expr | None) -> bool:
         """Whether ``node`` holds (or builds from) a tracer while JAX traces the function."""
@@ -424,7 +444,11 @@ class Taint:
             variable = self._variable(node)
             if variable is not None:
                 return variable in self._traced_variables
-            return node.id in self.traced
+            if node.id not in self.traced:
+                return False
+            # A read in the value of an assignment to its name sees the value from before.
+            rebinding = self._rebinding.get(id(node))
+            return rebinding is None or self._first_traced[node.id] < rebinding
         if isinstance(node, ast.Attribute):
             if isinstance(node.value, ast.Name) and node.attr in self.static_fields.get(
                 node.value.id, ()
@@ -481,6 +505,29 @@ class Taint:
         if isinstance(function, ast.Name) and function.id in self.static_functions:
             return True
         return self.names.qualified(function) in STATIC_CALLS
+
+
+def _rebinding_reads(nodes: list[ast.AST]) -> dict[int, tuple[int, int]]:
+    """The reads of a name in the value of an assignment to it outside loops (``size`` in
+    ``size = check(size, x)``), by id, each with where that assignment starts. Python
+    evaluates the value first, and outside loops only what comes before in the source
+    runs before, so such a read sees only the assignments before it. ``nodes`` are in
+    source order; in a loop, the read may see the assignment's previous round."""
+    found: dict[int, tuple[int, int]] = {}
+    loop_ends: list[tuple[int, int]] = []  # where the loops around the node end
+    for node in nodes:
+        start = position(node)
+        while loop_ends and loop_ends[-1] < start:
+            loop_ends.pop()
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            loop_ends.append((node.end_lineno or node.lineno, node.end_col_offset or 0))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value and not loop_ends:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            assigned = {name for target in targets for name in names_in(target)}
+            for read in ast.walk(node.value):
+                if isinstance(read, ast.Name) and read.id in assigned:
+                    found[id(read)] = start
+    return found
 
 
 def _is_at(node: ast.Subscript) -> bool:

@@ -406,6 +406,37 @@ FINDS = {
 
         jax.lax.fori_loop(0, 3, body, jax.numpy.ones((3, 3)))
     """,
+    "JP201 in a helper given a traced size, not the static size its result replaces": """
+        import functools
+        import jax
+
+        def check(size, *arrays):
+            if size >= arrays[0].shape[0]:
+                return None
+            return size
+
+        def check_traced(size, *arrays):
+            if size >= arrays[0].shape[0]:  # expect: JP201
+                return None
+            return size
+
+        def grow(size, x):
+            if size > 2:  # expect: JP201
+                return size
+            return size + x.sum()
+
+        @functools.partial(jax.jit, static_argnames="size")
+        def chunked(x, size):
+            size = check(size, x)
+            for _ in range(3):
+                size = grow(size, x)
+            return x
+
+        @jax.jit
+        def traced_size(x, size):
+            size = check_traced(size, x)
+            return x
+    """,
     "JP202 conversions": """
         import jax
 

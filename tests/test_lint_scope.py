@@ -428,3 +428,27 @@ def test_a_comprehension_binds_its_own_variables_from_its_iterable():
     f = found.traced()[0]
     assert f.taint is not None
     assert f.taint.traced == {"x", "i", "from_x", "reads_i"}
+
+
+def test_a_name_read_in_the_value_that_assigns_it_again_holds_its_value_from_before():
+    found = traced(
+        """
+        import functools
+        import jax
+        def check(size, *arrays):
+            return size
+        def grow(size, *arrays):
+            return size
+        @functools.partial(jax.jit, static_argnames="size")
+        def f(x, size):
+            size = check(size, x)
+            return x
+        @functools.partial(jax.jit, static_argnames="size")
+        def g(x, size):
+            while x.sum() > 0:
+                size = grow(size, x)
+            return x
+        """
+    )
+    # In a loop, the read sees the round before: grow's result, traced.
+    assert found == {"f": ["x"], "check": ["arrays"], "g": ["x"], "grow": ["arrays", "size"]}
