@@ -244,7 +244,8 @@ RULES: tuple[Rule, ...] = (
         "It follows values computed from traced arguments in the function; a traced value "
         "read from a module-level array or returned by a function of another module is not "
         "followed. Parameters with defaults count as Python values, and parameters annotated "
-        "as containers as pytrees, not arrays.",
+        "as containers as pytrees, not arrays; so does a helper's parameter given a name that "
+        "the caller also assigns a Python value (`size = None`).",
     ),
     Rule(
         "JP202",

@@ -11,7 +11,9 @@ something (a lambda). Its traced parameters are those the transformation
 turns into tracers: all but ``static_argnums``/``static_argnames`` for
 ``jit``, the mapped ones for ``vmap``, the differentiated ones for ``grad``,
 none for ``eqx.filter_jit`` (which keeps Python values static), and, for a
-function called from a traced one, those that receive traced arguments.
+function called from a traced one, those that receive traced arguments (taken
+for arrays, unless the argument is a name that the caller also assigns a
+Python value, such as ``size = None``).
 Parameters with a default are not counted as traced: when a call leaves them
 out, JAX sees the default, a Python value.
 
@@ -100,6 +102,9 @@ class Func:
       direct: The kinds of the transformations applied to it directly (not inherited
         from a caller or an enclosing function).
       traced_params: Its parameters that receive tracers.
+      array_params: Those of them taken for arrays: all that a transformation traces, and
+        those a call gives a traced value, unless that value may be a Python value (see
+        :meth:`~jaxpurity._lint_taint.Taint.may_be_python`).
       unbatched: Parameters that a ``vmap`` passes whole to every row (``in_axes=None``).
       differentiated: Parameters that a reverse-mode transformation (``jax.grad``)
         differentiates; ``reverse`` names the first such transformation.
@@ -130,6 +135,7 @@ class Func:
     kinds: set[str] = field(default_factory=set)
     direct: set[str] = field(default_factory=set)
     traced_params: set[str] = field(default_factory=set)
+    array_params: set[str] = field(default_factory=set)
     unbatched: set[str] = field(default_factory=set)
     differentiated: set[str] = field(default_factory=set)
     reverse: str = ""
@@ -300,9 +306,12 @@ class Scopes:
             and self.names.qualified(call.func) == "isinstance"
         }
 
-    def taint_of(self, func: Func, traced: Iterable[str]) -> Taint:
-        """What in ``func`` derives from the names ``traced`` (:class:`Taint`, followed)."""
-        taint = Taint(self.names, traced, self.static_functions, self.static_fields(func))
+    def taint_of(
+        self, func: Func, traced: Iterable[str], arrays: Iterable[str] | None = None
+    ) -> Taint:
+        """What in ``func`` derives from the names ``traced`` (:class:`Taint`, followed), of
+        which ``arrays`` hold arrays (all of them when not given)."""
+        taint = Taint(self.names, traced, self.static_functions, self.static_fields(func), arrays)
         taint.follow(func.binders, self.type_checked(func), self.containers(func))
         return taint
 
@@ -764,6 +773,7 @@ class Scopes:
             func,
             kinds,
             traced=traced - not_traced,
+            arrays=traced - not_traced,
             unbatched=unbatched,
             differentiated=differentiated - not_traced,
             direct=kinds,
@@ -779,6 +789,7 @@ class Scopes:
         kinds: Iterable[str],
         *,
         traced: Iterable[str] = (),
+        arrays: Iterable[str] = (),
         free: Iterable[str] = (),
         unbatched: Iterable[str] = (),
         differentiated: Iterable[str] = (),
@@ -791,6 +802,7 @@ class Scopes:
         for have, new in (
             (func.kinds, kinds),
             (func.traced_params, traced),
+            (func.array_params, arrays),
             (func.traced_free, free),
             (func.unbatched, unbatched),
             (func.differentiated, differentiated),
@@ -828,7 +840,9 @@ class Scopes:
                 self._analyse(func)
 
     def _analyse(self, func: Func) -> Taint:
-        func.taint = self.taint_of(func, func.traced_params | func.traced_free)
+        func.taint = self.taint_of(
+            func, func.traced_params | func.traced_free, func.array_params | func.traced_free
+        )
         return func.taint
 
     def _follow_call(self, caller: Func, call: ast.Call, taint: Taint) -> None:
@@ -838,26 +852,35 @@ class Scopes:
         callee, shift = target
         params = callee.positional
         traced: set[str] = set()
+        arrays: set[str] = set()
         for index, argument in enumerate(call.args, start=shift):
             if isinstance(argument, ast.Starred):
                 if taint.is_traced(argument.value):
-                    traced |= set(params[index:]) | ({callee.vararg} if callee.vararg else set())
+                    given = set(params[index:]) | ({callee.vararg} if callee.vararg else set())
+                    traced |= given
+                    arrays |= given
                 break
-            if taint.is_traced(argument):
-                if index < len(params):
-                    traced.add(params[index])
-                elif callee.vararg:
-                    traced.add(callee.vararg)
+            name = params[index] if index < len(params) else callee.vararg
+            if name and taint.is_traced(argument):
+                traced.add(name)
+                if not taint.may_be_python(argument):
+                    arrays.add(name)
         for keyword in call.keywords:
             if taint.is_traced(keyword.value):
                 if keyword.arg is None:
-                    traced |= set(params) | set(callee.kwonly)
+                    given = set(params) | set(callee.kwonly)
                 elif keyword.arg in params or keyword.arg in callee.kwonly:
-                    traced.add(keyword.arg)
+                    given = {keyword.arg}
+                else:
+                    continue
+                traced |= given
+                if not taint.may_be_python(keyword.value):
+                    arrays |= given
         traced.discard(callee.self_name or "")
+        arrays.discard(callee.self_name or "")
         if caller not in callee.callers:
             callee.callers.append(caller)
-        self._through(caller, callee, caller.depth + 1, traced=traced)
+        self._through(caller, callee, caller.depth + 1, traced=traced, arrays=arrays)
 
     def _through(self, caller: Func, func: Func, depth: int, **reached: Iterable[str]) -> None:
         """``func`` is traced as ``caller`` is, through it (called from it, or defined in

@@ -19,15 +19,16 @@ before it gave, not this one.
 The second question matters because a traced argument is often a pytree: a
 dict, a dataclass of arrays, a train state. ``if state.dynamic_scale:`` tests
 an object (or a static field), which works; ``if x > 0:`` and ``if
-jnp.any(x):`` test arrays, which fail. An array is a traced argument itself,
-what jax.numpy, jax.lax and array methods return from traced values,
-arithmetic and comparisons on arrays, and names assigned only arrays. A name
-that the function tests with ``isinstance`` is left out: the code checks its
-type, so it may be a NumPy or Python value there. So is a parameter annotated
-as a container (``Tuple[jax.Array, jax.Array]``, ``Sequence``, ``dict``) or as
-a class of the module, and ``*args``, a tuple: a container, whose truth is
-static, though its items are arrays. Each pass is linear in the function's
-size.
+jnp.any(x):`` test arrays, which fail. An array is a traced argument itself (of
+a helper, unless the caller passes a name that it also assigns a Python value,
+such as ``size = None``), what jax.numpy, jax.lax and array methods return from
+traced values, arithmetic and comparisons on arrays, and names assigned only
+arrays. A name that the function tests with ``isinstance`` is left out: the
+code checks its type, so it may be a NumPy or Python value there. So is a
+parameter annotated as a container (``Tuple[jax.Array, jax.Array]``,
+``Sequence``, ``dict``) or as a class of the module, and ``*args``, a tuple: a
+container, whose truth is static, though its items are arrays. Each pass is
+linear in the function's size.
 """
 
 from __future__ import annotations
@@ -215,6 +216,7 @@ class Taint:
       static_fields: For some names, their attributes that are Python values: parameters
         annotated with a class of the module that declares them static pytree fields
         (``grid.pad``, with ``pad: int = struct.field(pytree_node=False)``).
+      arrays: Those of ``traced`` that hold arrays on entry; all of them when not given.
 
     Example:
       >>> import ast
@@ -231,13 +233,14 @@ class Taint:
         traced: Iterable[str],
         static_functions: Iterable[str] = (),
         static_fields: Mapping[str, frozenset[str]] | None = None,
+        arrays: Iterable[str] | None = None,
     ) -> None:
         self.names = names
         self.traced = set(traced)
         self.static_functions = frozenset(static_functions)
         self.static_fields = dict(static_fields or {})
         #: The names known to hold arrays (after :meth:`follow`).
-        self.arrays = set(self.traced)
+        self.arrays = set(self.traced if arrays is None else arrays)
         #: Parameters that hold containers of arrays (after :meth:`follow`).
         self.containers: set[str] = set()
         # The variables of comprehensions (see comprehension_scopes), each as the id of
@@ -250,6 +253,8 @@ class Taint:
         # id, with where that assignment starts (see _rebinding_reads).
         self._first_traced: dict[str, tuple[int, int]] = dict.fromkeys(self.traced, (0, 0))
         self._rebinding: dict[int, tuple[int, int]] = {}
+        # The names assigned a Python value somewhere (after follow; see may_be_python).
+        self._python_names: set[str] = set()
         self._memo: dict[int, bool] | None = None
         self._array_memo: dict[int, bool] = {}
 
@@ -275,17 +280,21 @@ class Taint:
 
     def _find_arrays(self, nodes: list[ast.AST], not_arrays: set[str]) -> None:
         """The traced names bound only to arrays, with the traced inputs (whatever they are
-        assigned later, as the taint is), less ``not_arrays``."""
+        assigned later, as the taint is), less ``not_arrays``; and the names assigned a value
+        that is not traced."""
         self.arrays -= not_arrays
         verdict: dict[_Binding, bool] = {}
         for _ in range(2):
             for node in nodes:
                 if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value:
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    python = not self.is_traced(node.value)
                     for target in targets:
                         is_array = isinstance(target, ast.Name) and self._array(node.value, verdict)
                         for name in names_in(target):
                             verdict[name] = verdict.get(name, True) and is_array
+                            if python:
+                                self._python_names.add(name)
                 elif isinstance(node, (ast.For, ast.AsyncFor)):
                     self._judge_items(node.target, node.iter, verdict)
                 elif isinstance(node, COMPREHENSIONS):
@@ -311,6 +320,16 @@ class Taint:
         for name in names_in(target):
             key: _Binding = name if comprehension is None else (id(comprehension), name)
             verdict[key] = verdict.get(key, True) and is_array
+
+    def may_be_python(self, node: ast.expr) -> bool:
+        """Whether ``node`` is a name that the function also assigns a Python value
+        (``chunk_size = None``): traced or not, it may hold one where it is read, and a
+        function it is passed to cannot take it for an array; only after :meth:`follow`."""
+        return (
+            isinstance(node, ast.Name)
+            and self._variable(node) is None
+            and node.id in self._python_names
+        )
 
     def is_array(self, node: ast.expr | None) -> bool:
         """Whether ``node`` is surely a traced array, not a pytree of them or a Python value

@@ -409,8 +409,16 @@ FINDS = {
     "JP201 in a helper given a traced size, not the static size its result replaces": """
         import functools
         import jax
+        from mylib import on_shards
 
         def check(size, *arrays):
+            if size >= arrays[0].shape[0]:
+                return None
+            return size
+
+        def check_shards(size, *arrays):
+            if size is None:
+                return None
             if size >= arrays[0].shape[0]:
                 return None
             return size
@@ -430,6 +438,14 @@ FINDS = {
             size = check(size, x)
             for _ in range(3):
                 size = grow(size, x)
+            return x
+
+        @functools.partial(jax.jit, static_argnames="size")
+        def sharded(x, size):
+            if x.ndim == 0:
+                size = None
+            size = on_shards(functools.partial(check_shards, size))(x)
+            size = check_shards(size, x)
             return x
 
         @jax.jit

@@ -452,3 +452,25 @@ def test_a_name_read_in_the_value_that_assigns_it_again_holds_its_value_from_bef
     )
     # In a loop, the read sees the round before: grow's result, traced.
     assert found == {"f": ["x"], "check": ["arrays"], "g": ["x"], "grow": ["arrays", "size"]}
+
+
+def test_a_name_also_assigned_a_python_value_is_no_array_in_the_function_it_is_passed_to():
+    found = scopes_of(
+        """
+        import jax
+        import mylib
+        def given_size(size, x):
+            return x
+        def given_n(n, x):
+            return x
+        @jax.jit
+        def f(x, n):
+            size = None
+            if x.ndim:
+                size = mylib.size_of(x)
+            return given_size(size, x), given_n(n, x)
+        """
+    )
+    params = {f.name: (sorted(f.traced_params), sorted(f.array_params)) for f in found.traced()}
+    assert params["given_size"] == (["size", "x"], ["x"])
+    assert params["given_n"] == (["n", "x"], ["n", "x"])
