@@ -375,6 +375,25 @@ class _Facts:
             scope = scope.parent
         return None
 
+    def in_trace_of(self, func: Func, scope: Func) -> bool:
+        """Whether ``func`` runs inside the trace of ``scope``, a traced function that it is
+        defined in, with no transformation in between: ``func`` and each function between
+        them is a helper that ``scope`` calls (or another such helper), or a lambda it hands
+        on, never transformed itself. A container that ``scope`` makes (``env = {}``) is
+        then made anew on every trace, and what ``func`` stores in it does not outlive it."""
+        if not scope.traced:
+            return False
+        stack, seen = [func], set()
+        while stack:
+            current = stack.pop()
+            if current is scope or id(current) in seen:
+                continue
+            seen.add(id(current))
+            if current.direct or current.parent is None or not _defined_in(current, scope):
+                return False
+            stack.extend(current.callers or [current.parent])
+        return True
+
     def stale_setting(self, func: Func, name: str) -> int | None:
         """The line where the module gives ``name``, a setting that ``func`` reads, a value
         that a trace of ``func`` may have missed: a constant given again at module level
@@ -625,6 +644,8 @@ class _TracedChecks:
         is_container = path in self.facts.containers(scope)
         if (item or isinstance(target, ast.Call)) and not is_container:
             return
+        if is_container and self.facts.in_trace_of(self.func, scope):
+            return  # made anew on every trace that changes it: it does not outlive one
         name = path if item or isinstance(target, ast.Call) else dotted(target) or path
         if self.in_loop:
             # A loop body always runs staged: a JAX array made there is a tracer too. What
@@ -1228,6 +1249,14 @@ def _tracers_of(func: Func, hosts: dict[int, list[Func]], limit: int = 64) -> li
                 seen.add(id(other))
                 found.append(other)
     return found
+
+
+def _defined_in(func: Func, scope: Func) -> bool:
+    """Whether ``func`` is defined in ``scope``, or in a function defined there."""
+    parent = func.parent
+    while parent is not None and parent is not scope:
+        parent = parent.parent
+    return parent is scope
 
 
 def _owner(scope: Func | None, name: str) -> Func | None:

@@ -80,7 +80,8 @@ RULES: tuple[Rule, ...] = (
         "It knows a container by its literal or constructor ([], {}, set(), dict(), "
         "defaultdict(), ...) at module level or in an enclosing function; one made by "
         "another function, passed in, or changed through a method it does not list, is not "
-        "seen. " + _SAME_MODULE,
+        "seen. One that a traced function makes (`env = {}`) and a helper of it changes is "
+        "made anew on every trace, and not reported. " + _SAME_MODULE,
     ),
     Rule(
         "JP103",
@@ -101,7 +102,9 @@ RULES: tuple[Rule, ...] = (
         "tracer after the transformation returns",
         "leak_from_grad_vmap",
         "It reports values derived from the differentiated or mapped arguments; a value "
-        "stored through a helper of another module is not seen.",
+        "stored through a helper of another module is not seen, nor one stored in a "
+        "container that the transformed function makes itself (`env = {}`), which lives "
+        "for one call.",
     ),
     Rule(
         "JP105",

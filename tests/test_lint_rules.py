@@ -174,6 +174,69 @@ FINDS = {
         jax.grad(loss_fn)(jnp.ones(2))
         jax.vmap(normalize)(jnp.ones((2, 2)))
     """,
+    "JP102, JP103, JP104 on containers that outlive the trace, not on one made per trace": """
+        import jax
+
+        history = []
+
+        def make_step():
+            seen = []
+
+            @jax.jit
+            def step(x):
+                seen.append(x)  # expect: JP102
+                history.append(x)  # expect: JP102
+                return x
+
+            return step
+
+        @jax.jit
+        def per_call(x):
+            env = {}
+
+            def write(k, v):
+                env[k] = env.get(k, 0) + v
+
+            write(0, x)
+            return env[0]
+
+        def forward(x):
+            env = {}
+
+            def write(k, v):
+                env[k] = v
+
+            write(0, x)
+            return env[0]
+
+        @jax.jit
+        def under_jit(x):
+            losses, sums = [], []
+
+            def loss(w):
+                value = (w * x).sum()
+                losses.append(value)  # expect: JP102
+                return value
+
+            def body(c, row):
+                sums.append(c)  # expect: JP103
+                return c + row, None
+
+            jax.lax.scan(body, 0.0, x)
+            return jax.grad(loss)(x)
+
+        def logged(x):
+            losses = []
+
+            def loss(w):
+                value = (w * x).sum()
+                losses.append(value)  # expect: JP104
+                return value
+
+            return jax.grad(loss)(x), losses
+
+        jax.vjp(forward, 1.0)
+    """,
     "JP105 self assigned in a jitted method": """
         import functools
         import jax
