@@ -295,11 +295,8 @@ class Taint:
                             verdict[name] = verdict.get(name, True) and is_array
                             if python:
                                 self._python_names.add(name)
-                elif isinstance(node, (ast.For, ast.AsyncFor)):
-                    self._judge_items(node.target, node.iter, verdict)
-                elif isinstance(node, COMPREHENSIONS):
-                    for generator in node.generators:
-                        self._judge_items(generator.target, generator.iter, verdict, node)
+                for target, iterable in _iterations(node):
+                    self._judge_items(target, iterable, verdict, node)
         arrays = {key for key, is_array in verdict.items() if is_array}
         self.arrays = (self.arrays | {k for k in arrays if isinstance(k, str)}) - not_arrays
         self._array_variables = {
@@ -312,13 +309,14 @@ class Taint:
         target: ast.expr,
         iterable: ast.expr,
         verdict: dict[_Binding, bool],
-        comprehension: ast.expr | None = None,
+        binder: ast.AST,
     ) -> None:
         """Whether the names a loop target binds hold arrays: a name given the items of an
         array; a comprehension's target binds its own variables."""
         is_array = isinstance(target, ast.Name) and self._array(iterable, verdict)
+        own = isinstance(binder, COMPREHENSIONS)
         for name in names_in(target):
-            key: _Binding = name if comprehension is None else (id(comprehension), name)
+            key: _Binding = (id(binder), name) if own else name
             verdict[key] = verdict.get(key, True) and is_array
 
     def may_be_python(self, node: ast.expr) -> bool:
@@ -389,15 +387,12 @@ class Taint:
         elif isinstance(node, ast.AugAssign):
             if isinstance(node.target, ast.Name) and self.is_traced(node.value):
                 self._mark(node.target, node)
-        elif isinstance(node, (ast.For, ast.AsyncFor)):
-            self._bind_items(node.target, node.iter, node)
-        elif isinstance(node, COMPREHENSIONS):
-            for generator in node.generators:
-                self._bind_items(generator.target, generator.iter, node)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, item.context_expr, node)
+        for target, iterable in _iterations(node):
+            self._bind_items(target, iterable, node)
 
     def _mark(self, target: ast.expr, binder: ast.AST) -> None:
         """The names that ``target`` binds hold tracers, from ``binder``: a comprehension's
@@ -524,6 +519,16 @@ class Taint:
         if isinstance(function, ast.Name) and function.id in self.static_functions:
             return True
         return self.names.qualified(function) in STATIC_CALLS
+
+
+def _iterations(node: ast.AST) -> list[tuple[ast.expr, ast.expr]]:
+    """The targets of a loop or a comprehension, each with the iterable it takes its
+    values from; none for another node."""
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return [(node.target, node.iter)]
+    if isinstance(node, COMPREHENSIONS):
+        return [(generator.target, generator.iter) for generator in node.generators]
+    return []
 
 
 def _rebinding_reads(nodes: list[ast.AST]) -> dict[int, tuple[int, int]]:
