@@ -610,6 +610,27 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "size compiles once; or pass an array of the right shape instead.",
     ),
     KnownError(
+        errors=("TypeError",),
+        topic="static_arguments",
+        wordings=(
+            Wording(
+                r"unhashable type: '\w{0,40}Tracer'",
+                "Python's TypeError for a tracer hashed: JAX 0.1.x static arguments of JAX's own "
+                "jitted functions (random.randint's shape), pasted in jax-ml/jax#648 (2019); "
+                "functools.lru_cache or a dict key in jit, JAX 0.10.2 (live)",
+                regex=True,
+            ),
+        ),
+        scenario="A jitted function passed a traced value where Python needs a hashable one: "
+        "a static argument (a shape or size given to a function that jits with "
+        "static_argnums), a dict key, or an argument of a functools.lru_cache function.",
+        cause="A tracer cannot be hashed: it stands for any value of its shape and dtype, so "
+        "it cannot pick a compiled program, a dict entry or a cache entry.",
+        fix="Mark the argument static (jax.jit(f, static_argnames='n')) so it stays a Python "
+        "value; key dicts and caches by Python values (shapes, settings), never by traced "
+        "arrays.",
+    ),
+    KnownError(
         errors=("ValueError",),
         topic="static_objects",
         wordings=(
@@ -652,13 +673,14 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "static bound k.",
     ),
     # float() of a grad or vmap tracer: JAX 0.4.35 and 0.10.2 name no traced function (that
-    # line is jit's), whether the tracer is live or was logged and used after grad returned.
+    # line is jit's, and "While tracing the function ..." was jit's from 0.2.0 to 0.3.15),
+    # whether the tracer is live or was logged and used after grad returned.
     KnownError(
         errors=("ConcretizationTypeError",),
         topic="leak_from_grad_vmap",
         wordings=(_CONVERSION,),
         when=_CONVERSION.text,
-        unless=r"The error occurred while tracing the function",
+        unless=r"The error occurred while tracing the function|While tracing the function",
         scenario="Code called float(), int() or complex() on a value computed under jax.grad "
         "or jax.vmap: inside the function, or later, on a value it saved (a logged loss).",
         cause="Under grad and vmap every value computed from the arguments is a tracer, and "
@@ -1057,6 +1079,13 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
             Wording(
                 "Some donated buffers were not usable",
                 "JAX 0.1.69 to 0.12.0.1 (git history); pasted in jax-ml/jax#9237 and #11036 (2022)",
+            ),
+            Wording(
+                r"faq\.html#buffer-donation",
+                "the warning's link (See an explanation at .../faq.html#buffer-donation), "
+                "on jax.readthedocs.io and docs.jax.dev; pasted reworded with it in "
+                "sgl-project/sglang-jax#230 (2025)",
+                regex=True,
             ),
         ),
         scenario="A jax.jit function with donate_argnums was compiled, and JAX warned that "

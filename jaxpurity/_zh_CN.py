@@ -339,6 +339,31 @@ MESSAGES: dict[str, str] = {
     ),
     # static_arguments: scenario
     (
+        "A jitted function passed a traced value where Python needs a hashable one: a static "
+        "argument (a shape or size given to a function that jits with static_argnums), a dict "
+        "key, or an argument of a functools.lru_cache function."
+    ): (
+        "经过 jit 的函数在 Python 需要可哈希值的地方传入了一个被追踪的值：静态参数（传给一个用 "
+        "static_argnums 做 jit 的函数的 shape 或大小）、dict 的键，或 functools.lru_cache "
+        "函数的参数。"
+    ),
+    # static_arguments: cause
+    (
+        "A tracer cannot be hashed: it stands for any value of its shape and dtype, so it cannot "
+        "pick a compiled program, a dict entry or a cache entry."
+    ): (
+        "tracer 无法被哈希：它代表其 shape 和 dtype 下的任意值，因此无法用来选定编译好的程序、"
+        "dict 中的条目或缓存中的条目。"
+    ),
+    # static_arguments: fix
+    (
+        "Mark the argument static (jax.jit(f, static_argnames='n')) so it stays a Python value; "
+        "key dicts and caches by Python values (shapes, settings), never by traced arrays."
+    ): (
+        "把这个参数标记为静态（jax.jit(f, static_argnames='n')），让它保持为 Python 值；dict 和缓存"
+        "要用 Python 值（shape、配置项）作键，绝不要用被追踪的数组。"
+    ),
+    (
         "A jitted function used a setting it takes as an argument (a flag such as `inference` or "
         "`training`, or a size such as `max_steps`) in `if`, `while`, bool() or int()."
     ): (

@@ -135,6 +135,14 @@ def _traced_flag_in_a_dict() -> None:
     jax.jit(lambda x, cfg: x if cfg["inference"] else -x)(1.0, {"inference": True})
 
 
+def _lru_cache_of_a_tracer() -> None:
+    @functools.lru_cache
+    def window(n):
+        return jnp.ones(n)
+
+    jax.jit(lambda n: window(n))(3)
+
+
 def _list_index() -> None:
     jax.jit(lambda i: [1.0, 2.0, 3.0][i])(1)
 
@@ -440,6 +448,7 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "python_if": (_python_if, "python_control_flow"),
     "traced_flag": (_traced_flag, "static_arguments"),
     "traced_flag_in_a_dict": (_traced_flag_in_a_dict, "static_arguments"),
+    "lru_cache_of_a_tracer": (_lru_cache_of_a_tracer, "static_arguments"),
     "list_index": (_list_index, "python_control_flow"),
     "numpy_call": (_numpy_call, "python_control_flow"),
     "traced_size": (_traced_size, "static_arguments"),
@@ -798,6 +807,27 @@ def test_explain_sends_a_traced_flag_or_size_in_an_if_to_the_static_arguments_pa
     # The line a pasted traceback shows raising: a setting's name means a static argument
     # (the static_arguments page's `if normalize:`); any other condition is data.
     assert jaxpurity.explain(_BOOL_OF.format(line=line)).topic == topic
+
+
+def test_explain_knows_a_donation_warning_by_its_link_to_the_faq() -> None:
+    # As pasted in sgl-project/sglang-jax#230: the warning reworded, its link JAX's.
+    text = (
+        "mlir.py:1233: UserWarning: Some donation buffers unavailable: int32[128].\n"
+        "See documentation: https://docs.jax.dev/en/latest/faq.html#buffer-donation."
+    )
+    assert jaxpurity.explain(text).topic == "buffer_donation"
+
+
+def test_explain_sends_an_old_jit_int_conversion_to_the_static_arguments_page() -> None:
+    # JAX 0.2.0 to 0.3.15 named the jitted function as "While tracing the function ...";
+    # without that line (0.4.35 on, names no function) it is a grad or vmap tracer.
+    message = (
+        "jax.core.ConcretizationTypeError: Abstract tracer value encountered where concrete "
+        "value is expected.\n\nThe problem arose with the `int` function. "
+    )
+    jit_line = "While tracing the function f at t.py:4, this value became a tracer due to JAX "
+    assert jaxpurity.explain(message + jit_line).topic == "static_arguments"
+    assert jaxpurity.explain(message).topic == "leak_from_grad_vmap"
 
 
 @pytest.mark.parametrize("text", ["", "something went wrong", "RuntimeError: out of memory"])
