@@ -959,6 +959,34 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         topic="retracing_storms",
         wordings=(
             Wording(
+                r"Finished tracing (?:\+ transforming )?\S{1,200} for (?:jit|pjit|pmap) in",
+                "jax_log_compiles's log: 'Finished tracing + transforming f for pjit in' pasted "
+                "in PlasmaControl/DESC#1191 (2024); 'Finished tracing f for jit in', JAX 0.10.2 "
+                "(live)",
+                regex=True,
+            ),
+            Wording(
+                r"Compiling \S{1,200} with global shapes and types",
+                "jax_log_compiles's log: pasted in PlasmaControl/DESC#1191 (2024); "
+                "'Compiling jit(f) with global shapes and types', JAX 0.10.2 (live)",
+                regex=True,
+            ),
+        ),
+        no_error=True,
+        scenario="JAX logged that it traced and compiled a jitted function (jax_log_compiles), "
+        "as it does on a call that misses jit's cache.",
+        cause="Every such line is a new trace and compilation: logged again and again for one "
+        "function, it means the cache misses, usually because the function is a new object on "
+        "each call (jitted, or a lambda or partial made, inside a loop) or its arguments' "
+        "shapes, dtypes or static values keep changing.",
+        fix="jit once, outside the loop; keep each argument's shape, dtype and weak type the "
+        "same from call to call; turn on jax_explain_cache_misses to see what changed.",
+    ),
+    KnownError(
+        errors=(),
+        topic="retracing_storms",
+        wordings=(
+            Wording(
                 "TRACING CACHE MISS at",
                 "jax_explain_cache_misses's log: JAX 0.4.24 to 0.12.0.1 (git history); pasted "
                 "in jax-ml/jax#22281 (2024)",
@@ -1071,6 +1099,25 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         scenario=_DONATED_SCENARIO,
         cause=_DONATED_CAUSE,
         fix=_DONATED_FIX,
+    ),
+    KnownError(
+        errors=("JaxRuntimeError", "XlaRuntimeError", "ValueError"),
+        topic="buffer_donation",
+        wordings=(
+            Wording(
+                "Attempt to donate the same buffer twice",
+                "XLA's runtime (PJRT): JAX 0.10.2 (live, a JaxRuntimeError); pasted in "
+                "google-deepmind/optax#1059 (2024)",
+            ),
+        ),
+        when="Attempt to donate the same buffer twice",  # XLA's runtime errors: only this one
+        scenario="A jitted function with donate_argnums was given one array twice among its "
+        "donated arguments: the same array passed twice, or two leaves of a donated pytree "
+        "that are one array (an optimizer state that holds the params themselves).",
+        cause="Donating hands a buffer over to one output; XLA cannot hand the same buffer "
+        "over twice, so it refuses to run the program.",
+        fix="Pass distinct arrays: copy the one that is shared (jnp.copy(params) where the "
+        "state is built), or donate only one of the two arguments.",
     ),
     KnownError(
         errors=("UserWarning",),

@@ -337,6 +337,56 @@ MESSAGES: dict[str, str] = {
         "使用 Flax 的提升变换（lifted transforms：nn.jit、nn.vmap、nn.scan；nnx.jit、nnx.scan），或"
         "者在 JAX 变换内部调用纯函数形式的 apply（model.apply(variables, x)）。"
     ),
+    # buffer_donation: scenario
+    (
+        "A jitted function with donate_argnums was given one array twice among its donated "
+        "arguments: the same array passed twice, or two leaves of a donated pytree that are one "
+        "array (an optimizer state that holds the params themselves)."
+    ): (
+        "一个带 donate_argnums 的 jit 函数在被捐赠的参数里两次收到了同一个数组：同一个数组传了"
+        "两次，或者被捐赠的 pytree 中有两个叶子是同一个数组（例如优化器状态里直接存着 params "
+        "本身）。"
+    ),
+    # buffer_donation: cause
+    (
+        "Donating hands a buffer over to one output; XLA cannot hand the same buffer over twice, "
+        "so it refuses to run the program."
+    ): ("捐赠会把一个缓冲区交给一个输出；XLA 无法把同一个缓冲区交出两次，因此拒绝运行这个程序。"),
+    # buffer_donation: fix
+    (
+        "Pass distinct arrays: copy the one that is shared (jnp.copy(params) where the state is "
+        "built), or donate only one of the two arguments."
+    ): (
+        "传入互不相同的数组：在构造状态的地方复制被共享的那个（jnp.copy(params)），或者只捐赠两个参数"
+        "中的一个。"
+    ),
+    # retracing_storms: scenario
+    (
+        "JAX logged that it traced and compiled a jitted function (jax_log_compiles), as it does "
+        "on a call that misses jit's cache."
+    ): (
+        "JAX 记录了它追踪并编译了一个 jit 函数（jax_log_compiles），每次调用未命中 jit 的缓存时"
+        "都会这样记录。"
+    ),
+    # retracing_storms: cause
+    (
+        "Every such line is a new trace and compilation: logged again and again for one function, "
+        "it means the cache misses, usually because the function is a new object on each call "
+        "(jitted, or a lambda or partial made, inside a loop) or its arguments' shapes, dtypes or "
+        "static values keep changing."
+    ): (
+        "每一行这样的日志都意味着一次新的追踪和编译：同一个函数反复出现，说明缓存一直未命中，"
+        "通常是因为函数在每次调用时都是一个新对象（在循环里 jit，或在循环里创建 lambda、"
+        "partial），或者参数的 shape、dtype 或静态值不断变化。"
+    ),
+    # retracing_storms: fix
+    (
+        "jit once, outside the loop; keep each argument's shape, dtype and weak type the same from "
+        "call to call; turn on jax_explain_cache_misses to see what changed."
+    ): (
+        "只在循环外 jit 一次；让每个参数的 shape、dtype 和 weak type 在各次调用之间保持不变；打开 "
+        "jax_explain_cache_misses 查看是什么发生了变化。"
+    ),
     # static_arguments: scenario
     (
         "A jitted function passed a traced value where Python needs a hashable one: a static "

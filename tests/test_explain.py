@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import io
+import logging
 import os
 import pathlib
 import re
@@ -404,6 +405,12 @@ def _donated_then_read() -> None:
     x + 1.0
 
 
+def _donated_twice() -> None:  # JaxRuntimeError on JAX 0.10.2 on; XlaRuntimeError before
+    both = jax.jit(lambda a, b: (a + b, a - b), donate_argnums=(0, 1))
+    x = jnp.zeros(3)
+    both(x, x)
+
+
 def _donated_then_passed_again() -> None:  # RuntimeError on JAX 0.12; ValueError before
     step = jax.jit(lambda a: a + 1.0, donate_argnums=0)
     x = jnp.zeros(3)
@@ -495,6 +502,7 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "ordered_io_callback_under_vmap": (_ordered_io_callback_under_vmap, "callbacks"),
     "donated_then_read": (_donated_then_read, "buffer_donation"),
     "donated_then_passed_again": (_donated_then_passed_again, "buffer_donation"),
+    "donated_twice": (_donated_twice, "buffer_donation"),
     "grad_of_traced_fori": (_grad_of_traced_fori, "differentiating_loops"),
     "grad_of_while": (_grad_of_while, "differentiating_loops"),
     "debug_nans_in_grad": (_debug_nans_in_grad, "nan_gradients"),
@@ -545,6 +553,9 @@ def test_explain_maps_live_error_to_its_page(case: str, form: str) -> None:
         # The ValueError's message alone names no class but the one it quotes as its reason
         # ("The error was:\nTypeError: unhashable type: 'dict'").
         name = "TypeError"
+    if case == "donated_twice" and form == "message":
+        # XLA's message names no class: explain names today's (XlaRuntimeError before 0.10.2).
+        name = "JaxRuntimeError"
     assert explanation.error == name
     assert explanation.scenario and explanation.cause and explanation.fix
     text = str(explanation)
@@ -816,6 +827,18 @@ def test_explain_knows_a_donation_warning_by_its_link_to_the_faq() -> None:
         "See documentation: https://docs.jax.dev/en/latest/faq.html#buffer-donation."
     )
     assert jaxpurity.explain(text).topic == "buffer_donation"
+
+
+def test_explain_sends_jax_s_log_of_compilations_to_the_retracing_page(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with jax.log_compiles(True), caplog.at_level(logging.DEBUG, logger="jax"):
+        jax.jit(lambda x: x * 3.0 + 1.0)(2.0)
+    log = "\n".join(record.getMessage() for record in caplog.records)
+    assert jaxpurity.explain(log).topic == "retracing_storms", log
+    # As JAX 0.4 logged it, pasted in PlasmaControl/DESC#1191:
+    old = "Finished tracing + transforming project for pjit in 0.0073757171630859375 sec"
+    assert jaxpurity.explain(old).topic == "retracing_storms"
 
 
 def test_explain_sends_an_old_jit_int_conversion_to_the_static_arguments_page() -> None:
