@@ -11,7 +11,10 @@ page covers it; ``unrelated`` when it is not about impure code or tracers at all
 The development corpus (tests/data/pasted_errors_*.json) is what explain's knowledge was
 checked against while it was written. The held-out corpus (tests/data/heldout/) was collected
 separately, by someone who did not see explain's code or the development corpus, and is only
-scored: a change to explain is never made to pass one of its cases.
+scored: a change to explain is never made to pass one of its cases. Once explain's misses on a
+held-out corpus have been read, it has taught explain, and it joins the development corpus
+(``pasted_errors_retired_heldout_N.json``, without the cases from a thread the corpus already
+has); a new collection takes its place.
 
 In scope: the cases a page covers; a case scores when explain recognises it and names that page.
 Unrelated: explain must recognise none of them. Not covered (a JAX error no page covers):

@@ -22,15 +22,19 @@ from score_explain import CORPORA, load_corpus, score  # noqa: E402
 SOURCE = re.compile(r"^(?:[\w.-]+/[\w.-]+#\d+|https?://\S+)$")
 # The right-page rate among in-scope cases when the knowledge was last changed (see the
 # closing notes); a change that makes explain worse on real errors fails here. Measured: dev
-# 126/141; held-out 28/39 (its 5 newest in-scope cases, collected after the last change, put 3
-# right: the rate fell from 25/34 with the cases, not with explain).
-FLOOR = {"dev": 0.90, "heldout": 0.71}
+# 159/193 (127/141 before the two earlier held-out corpora joined it: 32 of their 52 in-scope
+# cases right, 27 before their misses were read); held-out 11/18, a third collection scored
+# once, as collected.
+FLOOR = {"dev": 0.82, "heldout": 0.61}
+# The fewest cases a corpus may hold: the third held-out collection found 43 threads that no
+# corpus had used (the common ones all had been).
+SMALLEST = {"dev": 45, "heldout": 40}
 
 
 @pytest.mark.parametrize("name", sorted(CORPORA))
 def test_every_case_has_a_source_a_unique_id_and_a_known_page(name):
     cases = load_corpus(name)
-    assert len(cases) >= 45, f"{name}: only {len(cases)} cases"
+    assert len(cases) >= SMALLEST[name], f"{name}: only {len(cases)} cases"
     assert len({c["id"] for c in cases}) == len(cases)
     for case in cases:
         assert SOURCE.match(case["source"]), case["id"]
