@@ -602,6 +602,8 @@ class _TracedChecks:
         for target in targets:
             for element in _flatten(target):
                 if isinstance(element, ast.Name) and element.id in declared:
+                    if self._local_of_the_trace(element.id):
+                        continue
                     if value_traced or (self.cached and not self._counted(element.id, value)):
                         statement = (
                             "global" if element.id in self.func.declared_global else "nonlocal"
@@ -613,6 +615,19 @@ class _TracedChecks:
                     self._store(
                         element, element.value, [value], item=isinstance(element, ast.Subscript)
                     )
+
+    def _local_of_the_trace(self, name: str) -> bool:
+        """Whether the nonlocal ``name`` is a local of a traced function that this one runs
+        in the trace of (a helper it defines and calls): made anew on every trace, what the
+        helper assigns to it does not outlive the trace."""
+        if name not in self.func.declared_nonlocal:
+            return False
+        owner = _owner(self.func.parent, name)
+        return (
+            owner is not None
+            and owner.parent is not None
+            and self.facts.in_trace_of(self.func, owner)
+        )
 
     def _counted(self, name: str, value: ast.expr) -> bool:
         """Whether assigning ``value`` (not traced) to the global or nonlocal ``name`` keeps

@@ -68,7 +68,8 @@ RULES: tuple[Rule, ...] = (
         "an assignment of a traced value. A name that only tests read (in assert statements, "
         "assert*() calls and blocks that expect an error), never a traced function, is taken "
         "for a trace counter or flag kept on purpose, and not reported unless it is given a "
-        "traced value. " + _SAME_MODULE,
+        "traced value. A nonlocal of a traced function, assigned by a helper that it defines "
+        "and calls, is made anew on every trace, and not reported. " + _SAME_MODULE,
     ),
     Rule(
         "JP102",

@@ -45,6 +45,27 @@ FINDS = {
 
             return jax.lax.scan(body, 0.0, xs)
     """,
+    "JP101 nonlocal of a function outside the trace, not of one made per trace": """
+        import jax
+
+        @jax.jit
+        def per_trace(x):
+            total = 0.0
+
+            def add(v):
+                nonlocal total
+                total = total + v
+
+            def body(carry, row):
+                nonlocal total
+                total = total + 1  # expect: JP101
+                return carry + row, None
+
+            add(x)
+            add(x * 2)
+            jax.lax.scan(body, 0.0, x)
+            return total
+    """,
     "JP101 a counter that the code reads, a traced value, a count never checked": """
         import jax
         calls = 0
