@@ -163,6 +163,19 @@ _INDEX = Wording(
     "JAX 0.2.10 to 0.4.12 (on the JAX Tracer object), 0.4.13 to 0.12.0.1 (on traced array)",
     regex=True,
 )
+# The jax.numpy functions whose result's size depends on the data (without size=).
+_SIZED_BY_DATA = r"jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)"
+_SIZED_BY_DATA_ERROR = Wording(
+    rf"(?:size argument of|arose in|arose for the \w+ argument of) {_SIZED_BY_DATA}",
+    "JAX 0.2.1 (arose in), 0.2.13 (size argument of), 0.3.14 (arose for the first "
+    "argument of) to 0.12.0.1; git history",
+    regex=True,
+)
+_DONATED_TWICE = Wording(
+    "Attempt to donate the same buffer twice",
+    "XLA's runtime (PJRT): JAX 0.10.2 (live, a JaxRuntimeError); pasted in "
+    "google-deepmind/optax#1059 (2024)",
+)
 # A setting, not data: the names people give a flag or a size. A traced value by such a name
 # in `if`, bool() or int() is an argument that should be static (the static_arguments page's
 # `if normalize:`), not data to branch on with lax.cond.
@@ -487,7 +500,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         topic="static_arguments",
         wordings=(),
         when=_SETTING_TRACED,
-        unless=r"jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)",
+        unless=_SIZED_BY_DATA,
         scenario="A jitted function used a setting it takes as an argument (a flag such as "
         "`inference` or `training`, or a size such as `max_steps`) in `if`, `while`, bool() "
         "or int().",
@@ -570,17 +583,8 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("ConcretizationTypeError",),
         topic="boolean_masks",
-        wordings=(
-            Wording(
-                r"(?:size argument of|arose in|arose for the \w+ argument of) "
-                r"jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)",
-                "JAX 0.2.1 (arose in), 0.2.13 (size argument of), 0.3.14 (arose for the first "
-                "argument of) to 0.12.0.1; git history",
-                regex=True,
-            ),
-        ),
-        when=r"(?:size argument of|arose in|arose for the \w+ argument of) "
-        r"jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)",
+        wordings=(_SIZED_BY_DATA_ERROR,),
+        when=_SIZED_BY_DATA_ERROR.text,
         scenario="A jitted function called jnp.nonzero, jnp.argwhere, jnp.where(mask) or "
         "jnp.unique without size=, or indexed with a boolean mask.",
         cause="The number of results is the number of True entries, which is unknown while "
@@ -1103,14 +1107,8 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("JaxRuntimeError", "XlaRuntimeError", "ValueError"),
         topic="buffer_donation",
-        wordings=(
-            Wording(
-                "Attempt to donate the same buffer twice",
-                "XLA's runtime (PJRT): JAX 0.10.2 (live, a JaxRuntimeError); pasted in "
-                "google-deepmind/optax#1059 (2024)",
-            ),
-        ),
-        when="Attempt to donate the same buffer twice",  # XLA's runtime errors: only this one
+        wordings=(_DONATED_TWICE,),
+        when=_DONATED_TWICE.text,  # of XLA's runtime errors, only this one
         scenario="A jitted function with donate_argnums was given one array twice among its "
         "donated arguments: the same array passed twice, or two leaves of a donated pytree "
         "that are one array (an optimizer state that holds the params themselves).",
