@@ -189,6 +189,10 @@ def _holds(known: KnownError, block: ErrorBlock) -> bool:
         return False
     if known.when is not None and _regex(known.when).search(block.text) is None:
         return False
+    if known.raised_in is not None and (
+        block.raised is None or _regex(known.raised_in).search(block.raised) is None
+    ):
+        return False
     return known.unless is None or _regex(known.unless).search(block.text) is None
 
 

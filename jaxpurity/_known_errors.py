@@ -62,6 +62,10 @@ class KnownError:
       when: A regular expression the message must also contain (searched
         with whitespace collapsed): it tells apart errors of one class.
       unless: A regular expression the message must not contain.
+      raised_in: A regular expression searched in the code that raised the
+        error (``ErrorBlock.raised``: ``"path in function"`` and the source
+        line): the JAX or NumPy function that asked a tracer for its value tells
+        what the value was for. An error with no traceback does not match.
       leaked: Only for an error on a leaked tracer, one used after its trace
         ended (see ``jaxpurity._explain``); such entries are tried first.
       no_error: Only for text that names no error at all (printed output).
@@ -75,6 +79,7 @@ class KnownError:
     fix: str
     when: str | None = None
     unless: str | None = None
+    raised_in: str | None = None
     leaked: bool = False
     no_error: bool = False
 
@@ -163,14 +168,44 @@ _INDEX = Wording(
     "JAX 0.2.10 to 0.4.12 (on the JAX Tracer object), 0.4.13 to 0.12.0.1 (on traced array)",
     regex=True,
 )
-# The jax.numpy functions whose result's size depends on the data (without size=).
-_SIZED_BY_DATA = r"jnp\.(?:nonzero|argwhere|flatnonzero|where|unique)"
+# The jax.numpy functions whose result's size depends on the data (without size=): their
+# names, as JAX's source and tracebacks have them, and as code and messages call them.
+_SIZED_BY_DATA_NAMES = r"nonzero|argwhere|flatnonzero|unique\w{0,20}|compress|extract"
+_SIZED_BY_DATA = rf"(?:jnp|jax\.numpy)\.(?:{_SIZED_BY_DATA_NAMES}|where)\b"
 _SIZED_BY_DATA_ERROR = Wording(
     rf"(?:size argument of|arose in|arose for the \w+ argument of) {_SIZED_BY_DATA}",
     "JAX 0.2.1 (arose in), 0.2.13 (size argument of), 0.3.14 (arose for the first "
     "argument of) to 0.12.0.1; git history",
     regex=True,
 )
+_SHAPES = Wording(
+    "Shapes must be 1D sequences of concrete values of integer type",
+    "JAX 0.1.49 and older to 0.12.0.1 (git history)",
+)
+_NOT_AN_INTEGER = Wording(
+    r"'\w*Tracer' object cannot be interpreted as an integer",
+    "Python's own TypeError for range() or a size: pasted in jax-ml/jax#1629 (2019)",
+    regex=True,
+)
+# What a traced value given where a Python number is needed raises: a conversion by float(),
+# int(), bool() or __index__, or a shape of tracers.
+_NEEDS_A_NUMBER = (_CONCRETE, _CONVERSION, _BOOL, *_BOOL_OLD, _INDEX, _NOT_AN_INTEGER, _SHAPES)
+_NEEDS_A_NUMBER_ERRORS = (
+    "ConcretizationTypeError",
+    "TracerBoolConversionError",
+    "TracerIntegerConversionError",
+    "TypeError",
+)
+# Where the traceback shows the code that raised (ErrorBlock.raised: "path in function", then
+# the line): a function in JAX's or NumPy's own source (its packages, which a folder of one's
+# own named jax/ does not have: /home/me/jax/train.py is no JAX source).
+_JAX_SOURCE = (
+    r"(?:^|[/\\])jax[/\\](?:_src|numpy|lax|ops|nn|scipy|image|interpreters|experimental)[/\\]"
+)
+_NUMPY_SOURCE = r"(?:^|[/\\])numpy[/\\](?:core|_core|lib|linalg|fft|random|ma)[/\\]"
+_IN_JAX = rf"{_JAX_SOURCE}[^\n]{{0,300}} in "
+_IN_JAX_OR_NUMPY = rf"(?:{_JAX_SOURCE}|{_NUMPY_SOURCE})[^\n]{{0,300}} in "
+_DYNAMIC_SLICE = r"dynamic_(?:update_)?slice\w{0,20}"
 _DONATED_TWICE = Wording(
     "Attempt to donate the same buffer twice",
     "XLA's runtime (PJRT): JAX 0.10.2 (live, a JaxRuntimeError); pasted in "
@@ -314,6 +349,26 @@ def _leak_checked(topic: str, what: str, fix: str, when: str | None) -> KnownErr
         "still holds a tracer after JAX finished tracing it; the message's reference "
         "chain lists what holds it, the last line naming the root.",
         fix=fix,
+    )
+
+
+def _sized_by_data(when: str | None = None, raised_in: str | None = None) -> KnownError:
+    """A number needed from traced data by a jax.numpy function whose result it sizes."""
+    return KnownError(
+        errors=_NEEDS_A_NUMBER_ERRORS,
+        topic="boolean_masks",
+        wordings=_NEEDS_A_NUMBER,
+        when=when,
+        raised_in=raised_in,
+        scenario="A jitted function called a jax.numpy function whose result's size depends "
+        "on the data (jnp.nonzero, jnp.where(mask), jnp.unique, jnp.compress, jnp.extract, "
+        "jnp.argwhere) without size=.",
+        cause="The number of results is the number of True (or distinct) entries, which is "
+        "unknown while tracing; jit needs every shape fixed in advance, so the function asks "
+        "for the traced data's value and fails.",
+        fix="Pass a static bound: jnp.nonzero(mask, size=k, fill_value=...) (also "
+        "jnp.unique, jnp.compress, jnp.argwhere); or keep the shape fixed with "
+        "jnp.where(mask, x, 0) and reductions with where=.",
     )
 
 
@@ -489,6 +544,39 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         fix="Use Flax's lifted transforms (nn.jit, nn.vmap, nn.scan; nnx.jit, nnx.scan) or "
         "call the pure apply function (model.apply(variables, x)) inside the JAX transform.",
     ),
+    # -- A traced value where a JAX or NumPy function needs a number: what the function is ----
+    # The traceback's raising frame names the function that asked the tracer for its value
+    # (JAX 0.10.2: jnp.compress's `if any(...)` raises in compress, jnp.where(mask) in
+    # nonzero, segment_sum in _segment_update; pasted in jax-ml/jax#6350, #1629).
+    _sized_by_data(raised_in=rf"{_IN_JAX}_?(?:{_SIZED_BY_DATA_NAMES}|where)(?:\n|$)"),
+    # Or the text names one (the raising line, or the words around a pasted message).
+    _sized_by_data(when=rf"(?:jnp|jax\.numpy)\.(?:{_SIZED_BY_DATA_NAMES})\b"),
+    KnownError(
+        errors=(*_NEEDS_A_NUMBER_ERRORS, "IndexError"),
+        topic="dynamic_slicing",
+        wordings=_NEEDS_A_NUMBER,
+        raised_in=rf"{_IN_JAX}{_DYNAMIC_SLICE}(?:\n|$)|\b{_DYNAMIC_SLICE}\(",
+        scenario="A jitted function called jax.lax.dynamic_slice (or dynamic_slice_in_dim, "
+        "dynamic_update_slice) with a slice size computed from its arguments.",
+        cause="dynamic_slice takes a traced start but a static size: the size is the result's "
+        "shape, which jit must know while tracing.",
+        fix="Keep the window's size a Python int (a constant, or a static argument) and let "
+        "only the start be traced; for a traced length, slice the largest size and mask the "
+        "rest with jnp.where(jnp.arange(k) < n, window, 0).",
+    ),
+    KnownError(
+        errors=_NEEDS_A_NUMBER_ERRORS,
+        topic="static_arguments",
+        wordings=_NEEDS_A_NUMBER,
+        raised_in=_IN_JAX_OR_NUMPY,
+        scenario="A jitted function passed a value computed from its arguments to a JAX or "
+        "NumPy function that needs a Python number there: a size (num_segments, "
+        "num_classes, a shape, a length), an axis, or a count.",
+        cause="Under jit every argument is a tracer, with a shape and dtype but no value, and "
+        "the function needs the value while tracing, because it decides the result's shape.",
+        fix="Mark the argument static (jax.jit(f, static_argnames='n')) so it stays a Python "
+        "number, or pass a constant; JAX compiles once for each value it sees.",
+    ),
     # -- Python control flow and conversions on tracers -------------------------------------
     # A traced flag or size in `if` or int(): the fix is a static argument, not lax.cond.
     KnownError(
@@ -545,11 +633,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
                 "Python's TypeError for a list indexed with a tracer: pasted in jax-ml/jax#5853",
                 regex=True,
             ),
-            Wording(
-                r"'\w*Tracer' object cannot be interpreted as an integer",
-                "Python's own TypeError for range() or a size: pasted in jax-ml/jax#1629 (2019)",
-                regex=True,
-            ),
+            _NOT_AN_INTEGER,
         ),
         scenario="A jitted function used a traced value as a Python int: a list or tuple "
         "index, range(n), or a size.",
@@ -596,10 +680,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         errors=("TypeError",),
         topic="static_arguments",
         wordings=(
-            Wording(
-                "Shapes must be 1D sequences of concrete values of integer type",
-                "JAX 0.1.49 and older to 0.12.0.1 (git history)",
-            ),
+            _SHAPES,
             Wording(
                 r"Unexpected type of axis argument: <class '[\w.]*Tracer'>",
                 "JAX 0.1.49 and older to 0.2.8 (git history)",

@@ -14,6 +14,7 @@ backtrack over a long run of one character.
 
 from __future__ import annotations
 
+import linecache
 import re
 import sys
 import types
@@ -53,6 +54,17 @@ _IPYTHON_HEADER = re.compile(r"[ \t]*([A-Z]\w{0,99})[ \t]+Traceback \(most recen
 # JAX's own names anywhere in a line (jax.errors.Name, jax._src.errors.Name, jax.core.Name),
 # and its documentation links (errors.html#jax.errors.Name).
 _JAX_NAME = re.compile(r"jax(?:\._src)?\.(?:errors|core)\.([A-Z]\w{0,99})")
+# JAX's own error classes (jax.errors): named anywhere, even in a sentence or in backticks
+# ("crash with `TracerBoolConversionError`"), they can only mean that error.
+_JAX_ERROR_WORD = re.compile(
+    r"\b(ConcretizationTypeError|Tracer(?:Array|Bool|Integer)ConversionError"
+    r"|UnexpectedTracerError|NonConcreteBooleanIndexError|KeyReuseError)\b"
+)
+# The files of JAX's error machinery: the frames where a conversion of a tracer raises
+# (core.py's __bool__, error, concrete_or_error), not the code that asked for it.
+_JAX_MACHINERY = re.compile(
+    r"(?:^|[/\\])jax[/\\](?:_src[/\\])?(?:core|errors|traceback_util|source_info_util)\.py$"
+)
 # A frame line printed by Python: File "path", line 12, in name; and the source line under it.
 _FRAME = re.compile(
     r'^[ \t]*File "([^"\n]{1,1000})", line \d+, in (\S{1,200})[ \t]*(?:\n([ \t]+\S[^\n]{0,1000}))?',
@@ -86,6 +98,9 @@ class ErrorBlock:
       frames: The traceback's frames, or None when no traceback is known.
       code: For pasted text, the source lines the traceback shows under its
         frames.
+      raised: The code that raised it: the innermost frame outside JAX's error
+        machinery, as ``"path in function"``, with the source line it ran on a
+        second line where known; None when no traceback is known.
     """
 
     names: tuple[str, ...]
@@ -93,6 +108,7 @@ class ErrorBlock:
     squeezed: str
     frames: tuple[Frame, ...] | None
     code: tuple[str, ...] = ()
+    raised: str | None = None
 
     @classmethod
     def of(
@@ -101,11 +117,25 @@ class ErrorBlock:
         text: str,
         frames: list[Frame] | None,
         code: list[str] | None = None,
+        raised: str | None = None,
     ) -> ErrorBlock:
         unique = tuple(dict.fromkeys(names))
         spaced = " ".join(text.split())
         found = None if frames is None else tuple(frames)
-        return cls(unique, spaced, squeeze(spaced), found, tuple(code or ()))
+        return cls(unique, spaced, squeeze(spaced), found, tuple(code or ()), raised)
+
+
+def _raising(lines: list[tuple[str, str, str]]) -> str | None:
+    """The innermost of ``(path, function, source line)`` outside JAX's error machinery.
+
+    Example:
+      >>> _raising([("train.py", "step", "n = int(k)"), ("/jax/_src/core.py", "error", "")])
+      'train.py in step\\nn = int(k)'
+    """
+    for path, function, line in reversed(lines):
+        if not _JAX_MACHINERY.search(path):
+            return f"{path} in {function}" + (f"\n{line}" if line else "")
+    return None
 
 
 def _clean_line(line: str) -> str:
@@ -147,14 +177,17 @@ def _text_block(block: str, *, traceback: bool) -> ErrorBlock:
     named = [header.group(1)] if header is not None else []
     named += reversed(_named(block))
     named += _JAX_NAME.findall(block)
+    named += _JAX_ERROR_WORD.findall(block)
     named = [n for n in named if n.endswith(("Error", "Exception"))]
     frames: list[Frame] | None = None
     code: list[str] = []
+    raised = None
     if traceback:
         matches = list(_FRAME.finditer(block))
         frames = [(m.group(1), m.group(2), None) for m in matches]
         code = [m.group(3).strip() for m in matches if m.group(3)]
-    return ErrorBlock.of(named, block, frames, code)
+        raised = _raising([(m.group(1), m.group(2), (m.group(3) or "").strip()) for m in matches])
+    return ErrorBlock.of(named, block, frames, code, raised)
 
 
 def _exception_frames(tb: types.TracebackType | None) -> list[Frame] | None:
@@ -166,6 +199,17 @@ def _exception_frames(tb: types.TracebackType | None) -> list[Frame] | None:
         frames.append((code.co_filename, code.co_name, code.co_firstlineno))
         tb = tb.tb_next
     return frames
+
+
+def _exception_raised(tb: types.TracebackType | None) -> str | None:
+    """The code that raised an exception (see :attr:`ErrorBlock.raised`), with its line."""
+    lines = []
+    while tb is not None:
+        path = tb.tb_frame.f_code.co_filename
+        source = linecache.getline(path, tb.tb_lineno).strip()
+        lines.append((path, tb.tb_frame.f_code.co_name, source))
+        tb = tb.tb_next
+    return _raising(lines)
 
 
 def _stack_frames() -> list[Frame]:
@@ -235,7 +279,8 @@ def read_error(error: BaseException | str) -> list[ErrorBlock]:
         if frames is None and current is error:
             frames = _stack_frames()
         if names[0] != _JAX_FRAMES_NOTE:
-            chain.append(ErrorBlock.of(names, _message(current), frames))
+            raised = _exception_raised(current.__traceback__)
+            chain.append(ErrorBlock.of(names, _message(current), frames, None, raised))
         current = current.__cause__ or (
             None if current.__suppress_context__ else current.__context__
         )

@@ -387,6 +387,83 @@ MESSAGES: dict[str, str] = {
         "只在循环外 jit 一次；让每个参数的 shape、dtype 和 weak type 在各次调用之间保持不变；打开 "
         "jax_explain_cache_misses 查看是什么发生了变化。"
     ),
+    # boolean_masks (a data-sized jax.numpy function): scenario
+    (
+        "A jitted function called a jax.numpy function whose result's size depends on the data "
+        "(jnp.nonzero, jnp.where(mask), jnp.unique, jnp.compress, jnp.extract, jnp.argwhere) "
+        "without size=."
+    ): (
+        "经过 jit 的函数调用了结果大小取决于数据的 jax.numpy 函数（jnp.nonzero、jnp.where(mask)、"
+        "jnp.unique、jnp.compress、jnp.extract、jnp.argwhere），却没有传 size=。"
+    ),
+    # boolean_masks (a data-sized jax.numpy function): cause
+    (
+        "The number of results is the number of True (or distinct) entries, which is unknown "
+        "while tracing; jit needs every shape fixed in advance, so the function asks for the "
+        "traced data's value and fails."
+    ): (
+        "结果的个数等于 True（或互不相同）的元素个数，追踪时还不知道；jit 要求每个 shape 事先固定，"
+        "所以这个函数要去取被追踪数据的值，于是出错。"
+    ),
+    # boolean_masks (a data-sized jax.numpy function): fix
+    (
+        "Pass a static bound: jnp.nonzero(mask, size=k, fill_value=...) (also jnp.unique, "
+        "jnp.compress, jnp.argwhere); or keep the shape fixed with jnp.where(mask, x, 0) and "
+        "reductions with where=."
+    ): (
+        "传入一个静态上界：jnp.nonzero(mask, size=k, fill_value=...)（jnp.unique、jnp.compress、"
+        "jnp.argwhere 同理）；或者用 jnp.where(mask, x, 0) 以及带 where= 的归约来保持 shape 固定。"
+    ),
+    # dynamic_slicing (a traced size for dynamic_slice): scenario
+    (
+        "A jitted function called jax.lax.dynamic_slice (or dynamic_slice_in_dim, "
+        "dynamic_update_slice) with a slice size computed from its arguments."
+    ): (
+        "经过 jit 的函数调用了 jax.lax.dynamic_slice（或 dynamic_slice_in_dim、"
+        "dynamic_update_slice），而切片大小是由参数算出来的。"
+    ),
+    # dynamic_slicing (a traced size for dynamic_slice): cause
+    (
+        "dynamic_slice takes a traced start but a static size: the size is the result's shape, "
+        "which jit must know while tracing."
+    ): (
+        "dynamic_slice 的起点可以是 tracer，大小却必须是静态的：大小就是结果的 shape，jit 在追踪时"
+        "就必须知道它。"
+    ),
+    # dynamic_slicing (a traced size for dynamic_slice): fix
+    (
+        "Keep the window's size a Python int (a constant, or a static argument) and let only the "
+        "start be traced; for a traced length, slice the largest size and mask the rest with "
+        "jnp.where(jnp.arange(k) < n, window, 0)."
+    ): (
+        "让窗口大小保持为 Python int（常量或静态参数），只让起点被追踪；如果长度本身是 tracer，就按"
+        "最大长度切片，再用 jnp.where(jnp.arange(k) < n, window, 0) 把多出的部分遮掉。"
+    ),
+    # static_arguments (a number for a JAX or NumPy function): scenario
+    (
+        "A jitted function passed a value computed from its arguments to a JAX or NumPy function "
+        "that needs a Python number there: a size (num_segments, num_classes, a shape, a length), "
+        "an axis, or a count."
+    ): (
+        "经过 jit 的函数把一个由参数算出的值传给了 JAX 或 NumPy 的函数，而那个位置需要的是 Python "
+        "数字：大小（num_segments、num_classes、shape、长度）、轴，或者个数。"
+    ),
+    # static_arguments (a number for a JAX or NumPy function): cause
+    (
+        "Under jit every argument is a tracer, with a shape and dtype but no value, and the "
+        "function needs the value while tracing, because it decides the result's shape."
+    ): (
+        "在 jit 下每个参数都是 tracer，只有 shape 和 dtype，没有值；而这个函数在追踪时就需要这个值，"
+        "因为它决定了结果的 shape。"
+    ),
+    # static_arguments (a number for a JAX or NumPy function): fix
+    (
+        "Mark the argument static (jax.jit(f, static_argnames='n')) so it stays a Python number, "
+        "or pass a constant; JAX compiles once for each value it sees."
+    ): (
+        "把这个参数标记为静态（jax.jit(f, static_argnames='n')），让它保持为 Python 数字，或者直接"
+        "传常量；JAX 会为见到的每个值各编译一次。"
+    ),
     # static_arguments: scenario
     (
         "A jitted function passed a traced value where Python needs a hashable one: a static "

@@ -538,6 +538,94 @@ def _expected_topic(case: str, exc: BaseException) -> str:
     return topic
 
 
+# A traced value where one of JAX's own functions needs a number: its message alone reads like
+# any other conversion error, so the function that raised it, in the traceback, says what the
+# value was for. name -> (code that raises, the topic explain must point to)
+def _segment_sum_of_traced_count() -> None:
+    jax.jit(jax.ops.segment_sum)(jnp.ones(3), jnp.array([0, 1, 1]), 2)
+
+
+def _one_hot_of_traced_classes() -> None:
+    jax.jit(jax.nn.one_hot)(jnp.array([0, 1]), 3)
+
+
+def _compress_without_size() -> None:
+    jax.jit(lambda x: jnp.compress(x > 0, x))(jnp.ones(3))
+
+
+def _where_of_a_mask_alone() -> None:
+    jax.jit(lambda x: jnp.where(x > 0))(jnp.ones(3))
+
+
+def _dynamic_slice_of_traced_size() -> None:
+    jax.jit(lambda x, n: jax.lax.dynamic_slice(x, (0,), (n,)))(jnp.ones(4), 2)
+
+
+RAISED_IN: dict[str, tuple[Callable[[], None], str]] = {
+    "segment_sum": (_segment_sum_of_traced_count, "static_arguments"),
+    "one_hot": (_one_hot_of_traced_classes, "static_arguments"),
+    "compress": (_compress_without_size, "boolean_masks"),
+    "where": (_where_of_a_mask_alone, "boolean_masks"),
+    "dynamic_slice": (_dynamic_slice_of_traced_size, "dynamic_slicing"),
+}
+
+
+@pytest.mark.parametrize("form", ["exception", "traceback"])
+@pytest.mark.parametrize("case", RAISED_IN)
+def test_explain_reads_which_jax_function_asked_for_a_traced_value(case: str, form: str) -> None:
+    trigger, topic = RAISED_IN[case]
+    with pytest.raises(Exception) as info:
+        trigger()
+
+    explanation = jaxpurity.explain(FORMS[form](info.value))
+
+    assert explanation.topic == topic, f"{type(info.value).__name__}: {info.value}"
+
+
+_FRAME_IN = """Traceback (most recent call last):
+  File "{path}", line 9, in {function}
+    {line}
+jax.errors.ConcretizationTypeError: Abstract tracer value encountered where concrete value is \
+expected: traced array with shape int32[]
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "function", "line", "topic"),
+    [
+        # JAX's source, in any layout: installed, a checkout, before jax/_src existed.
+        ("/venv/lib/python3.11/site-packages/jax/_src/ops/scatter.py", "_segment_update",
+         "num_segments = core.concrete_dim_or_error(num_segments)", "static_arguments"),
+        ("/home/me/jax/jax/_src/numpy/lax_numpy.py", "nonzero", "size = int(mask.sum())",
+         "boolean_masks"),
+        ("/venv/lib/python3.7/site-packages/jax/numpy/lax_numpy.py", "unique", "ar = asarray(ar)",
+         "boolean_masks"),
+        ("C:\\Python39\\Lib\\site-packages\\numpy\\core\\fromnumeric.py", "_wrapfunc",
+         "return bound(*args, **kwds)", "static_arguments"),
+        # The user's own code: a folder of theirs named jax/ is no JAX source.
+        ("/home/me/packages/jax/train.py", "step", "n = int(x)", "static_arguments"),
+        ("/home/me/packages/jax/train.py", "step", "w = lax.dynamic_slice(x, (i,), (n,))",
+         "dynamic_slicing"),
+        ("/home/me/packages/jax/train.py", "step", "idx = jnp.nonzero(mask)", "boolean_masks"),
+    ],
+)
+def test_explain_routes_a_pasted_conversion_by_the_code_that_raised_it(
+    path: str, function: str, line: str, topic: str
+) -> None:
+    text = _FRAME_IN.format(path=path, function=function, line=line)
+    assert jaxpurity.explain(text).topic == topic
+
+
+def test_explain_finds_a_jax_error_named_in_a_sentence() -> None:
+    text = (
+        "`jnp.compress` crashes with `TracerBoolConversionError` when called inside `jax.jit` "
+        "without a `size` argument."
+    )
+    explanation = jaxpurity.explain(text)
+    assert (explanation.error, explanation.topic) == ("TracerBoolConversionError", "boolean_masks")
+    assert not jaxpurity.explain("We do not raise TracerBoolConversionErrors here.").recognised
+
+
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("case", CASES)
 def test_explain_maps_live_error_to_its_page(case: str, form: str) -> None:

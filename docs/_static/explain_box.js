@@ -18,6 +18,8 @@
   const NAME_CHAR = /[A-Za-z0-9_.]/;
   const IPYTHON_HEADER = /^[ \t]*([A-Z]\w{0,99})[ \t]+Traceback \(most recent call last\)/;
   const JAX_NAME = /jax(?:\._src)?\.(?:errors|core)\.([A-Z]\w{0,99})/g;
+  const JAX_ERROR_WORD = /\b(ConcretizationTypeError|Tracer(?:Array|Bool|Integer)ConversionError|UnexpectedTracerError|NonConcreteBooleanIndexError|KeyReuseError)\b/g;
+  const JAX_MACHINERY = /(?:^|[/\\])jax[/\\](?:_src[/\\])?(?:core|errors|traceback_util|source_info_util)\.py$/;
   const FRAME = /^[ \t]*File "([^"\n]{1,1000})", line \d+, in (\S{1,200})[ \t]*(?:\n([ \t]+\S[^\n]{0,1000}))?/gm;
   const JAX_SOURCE = /(?:^|[/\\])jax[/\\]_src[/\\]/;
   const MAX_BLOCKS = 16;
@@ -62,18 +64,25 @@
     let names = header ? [header[1]] : [];
     names = names.concat(named(block).reverse());
     for (const m of block.matchAll(JAX_NAME)) names.push(m[1]);
+    for (const m of block.matchAll(JAX_ERROR_WORD)) names.push(m[1]);
     names = [...new Set(names.filter((n) => n.endsWith("Error") || n.endsWith("Exception")))];
     let frames = null;
+    let raised = null;
     const code = [];
     if (block.slice(0, 300).includes("Traceback (most recent call last)")) {
       frames = [];
       for (const m of block.matchAll(FRAME)) {
         frames.push([m[1], m[2]]);
         if (m[3]) code.push(m[3].trim());
+        // The code that raised: the innermost frame outside JAX's error machinery.
+        if (!JAX_MACHINERY.test(m[1])) {
+          const line = m[3] ? m[3].trim() : "";
+          raised = `${m[1]} in ${m[2]}` + (line ? `\n${line}` : "");
+        }
       }
     }
     const text = spaced(block);
-    return { names, text, squeezed: squeeze(text), frames, code };
+    return { names, text, squeezed: squeeze(text), frames, code, raised };
   }
 
   function readError(text) {
@@ -102,6 +111,8 @@
     const holds = (known, block) => {
       if (known.no_error && block.names.length) return false;
       if (known.when !== null && !regex(known.when).test(block.text)) return false;
+      if (known.raised_in !== null && (block.raised === null || !regex(known.raised_in).test(block.raised)))
+        return false;
       return known.unless === null || !regex(known.unless).test(block.text);
     };
     const worded = (known, block) =>

@@ -74,6 +74,7 @@ def knowledge(lang: str = "en") -> dict[str, Any]:
                 ],
                 "when": None if known.when is None else _js_regex(known.when),
                 "unless": None if known.unless is None else _js_regex(known.unless),
+                "raised_in": None if known.raised_in is None else _js_regex(known.raised_in),
                 "leaked": known.leaked,
                 "no_error": known.no_error,
                 "scenario": translate(known.scenario, lang),
