@@ -51,8 +51,8 @@ _SCRIPT_TEXT = (
 
 
 def _js_regex(pattern: str) -> str:
-    """A Python regular expression in JavaScript's syntax (named groups differ)."""
-    return re.sub(r"\(\?P<(\w+)>", r"(?<\1>", pattern)
+    """A Python regular expression in JavaScript's syntax (named groups and their references)."""
+    return re.sub(r"\(\?P=(\w+)\)", r"\\k<\1>", re.sub(r"\(\?P<(\w+)>", r"(?<\1>", pattern))
 
 
 def knowledge(lang: str = "en") -> dict[str, Any]:
