@@ -187,10 +187,23 @@ _SIZED_BY_DATA_ERROR = Wording(
     "argument of) to 0.12.0.1; git history",
     regex=True,
 )
+_ARRAY_CONVERSION = (
+    Wording(
+        "The numpy.ndarray conversion method __array__() was called on",
+        "JAX 0.1.68 to 0.12.0.1 (git history)",
+    ),
+    Wording(
+        "Tracer can't be used with raw numpy functions",
+        "JAX 0.1.49 and older to 0.1.67 (git history)",
+    ),
+)
 _SHAPES = Wording(
     "Shapes must be 1D sequences of concrete values of integer type",
     "JAX 0.1.49 and older to 0.12.0.1 (git history)",
 )
+# The shape JAX quotes after "got" holds no tracer (Traced<...>, JitTracer(...), JaxprTracer):
+# a wrong shape, not a traced one.
+_SHAPE_WITHOUT_TRACER = r"of integer type, got \((?![^)]{0,200}Trace)"
 _NOT_AN_INTEGER = Wording(
     r"'\w*Tracer' object cannot be interpreted as an integer",
     "Python's own TypeError for range() or a size: pasted in jax-ml/jax#1629 (2019)",
@@ -214,6 +227,11 @@ _JAX_SOURCE = (
 _NUMPY_SOURCE = r"(?:^|[/\\])numpy[/\\](?:core|_core|lib|linalg|fft|random|ma)[/\\]"
 _IN_JAX = rf"{_JAX_SOURCE}[^\n]{{0,300}} in "
 _IN_JAX_OR_NUMPY = rf"(?:{_JAX_SOURCE}|{_NUMPY_SOURCE})[^\n]{{0,300}} in "
+# Or the raising line transforms one of JAX's functions itself, so that every argument of it
+# is traced, its settings too: jax.make_jaxpr(jax.lax.integer_pow)(x, 2), jax.jit(jnp.tile).
+_JAX_FUNCTION_TRANSFORMED = (
+    r"\b(?:jit|make_jaxpr|vmap|grad)\((?:jax\.)?(?:lax|numpy|jnp|nn|ops|random|image)\.\w{1,60}\)"
+)
 _DYNAMIC_SLICE = r"dynamic_(?:update_)?slice\w{0,20}"
 _DONATED_TWICE = Wording(
     "Attempt to donate the same buffer twice",
@@ -361,12 +379,34 @@ def _leak_checked(topic: str, what: str, fix: str, when: str | None) -> KnownErr
     )
 
 
+def _number_for_jax(
+    when: str | None = None, raised_in: str | None = None, also: tuple[str, ...] = ()
+) -> KnownError:
+    """A number needed from a traced value by a function of JAX's (or NumPy's) own."""
+    return KnownError(
+        errors=(*_NEEDS_A_NUMBER_ERRORS, *also),
+        topic="static_arguments",
+        wordings=(*_NEEDS_A_NUMBER, *(_ARRAY_CONVERSION if also else ())),
+        when=when,
+        unless=_SHAPE_WITHOUT_TRACER,
+        raised_in=raised_in,
+        scenario="A jitted function passed a value computed from its arguments to a JAX or "
+        "NumPy function that needs a Python number there: a size (num_segments, "
+        "num_classes, a shape, a length), an axis, or a count.",
+        cause="Under jit every argument is a tracer, with a shape and dtype but no value, and "
+        "the function needs the value while tracing, because it decides the result's shape.",
+        fix="Mark the argument static (jax.jit(f, static_argnames='n')) so it stays a Python "
+        "number, or pass a constant; JAX compiles once for each value it sees.",
+    )
+
+
 def _sized_by_data(when: str | None = None, raised_in: str | None = None) -> KnownError:
     """A number needed from traced data by a jax.numpy function whose result it sizes."""
     return KnownError(
         errors=_NEEDS_A_NUMBER_ERRORS,
         topic="boolean_masks",
         wordings=_NEEDS_A_NUMBER,
+        unless=_SHAPE_WITHOUT_TRACER,
         when=when,
         raised_in=raised_in,
         scenario="A jitted function called a jax.numpy function whose result's size depends "
@@ -564,6 +604,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         errors=(*_NEEDS_A_NUMBER_ERRORS, "IndexError"),
         topic="dynamic_slicing",
         wordings=_NEEDS_A_NUMBER,
+        unless=_SHAPE_WITHOUT_TRACER,
         raised_in=rf"{_IN_JAX}{_DYNAMIC_SLICE}(?:\n|$)|\b{_DYNAMIC_SLICE}\(",
         scenario="A jitted function called jax.lax.dynamic_slice (or dynamic_slice_in_dim, "
         "dynamic_update_slice) with a slice size computed from its arguments.",
@@ -573,18 +614,15 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "only the start be traced; for a traced length, slice the largest size and mask the "
         "rest with jnp.where(jnp.arange(k) < n, window, 0).",
     ),
-    KnownError(
-        errors=_NEEDS_A_NUMBER_ERRORS,
-        topic="static_arguments",
-        wordings=_NEEDS_A_NUMBER,
-        raised_in=_IN_JAX_OR_NUMPY,
-        scenario="A jitted function passed a value computed from its arguments to a JAX or "
-        "NumPy function that needs a Python number there: a size (num_segments, "
-        "num_classes, a shape, a length), an axis, or a count.",
-        cause="Under jit every argument is a tracer, with a shape and dtype but no value, and "
-        "the function needs the value while tracing, because it decides the result's shape.",
-        fix="Mark the argument static (jax.jit(f, static_argnames='n')) so it stays a Python "
-        "number, or pass a constant; JAX compiles once for each value it sees.",
+    _number_for_jax(raised_in=_any(_IN_JAX_OR_NUMPY, _JAX_FUNCTION_TRANSFORMED)),
+    # JAX's message names the function jit traced, and it is one of JAX's own: jax.jit(jnp.tile)
+    # traces every argument, the settings too (JAX 0.4.35: "while tracing the function tile at
+    # .../jax/_src/numpy/lax_numpy.py:4366 for jit"). Not JAX's wrappers of a loop's body
+    # ("scanned_fun at .../loops.py for scan"), which trace the user's code.
+    _number_for_jax(
+        when=rf"while tracing the function \S{{1,200}} at \S{{0,300}}?{_JAX_SOURCE}\S{{0,300}} "
+        r"for (?:jit|pjit|make_jaxpr)\b",
+        also=("TracerArrayConversionError",),
     ),
     # -- Python control flow and conversions on tracers -------------------------------------
     # A traced flag or size in `if` or int(): the fix is a static argument, not lax.cond.
@@ -655,16 +693,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("TracerArrayConversionError",),
         topic="python_control_flow",
-        wordings=(
-            Wording(
-                "The numpy.ndarray conversion method __array__() was called on",
-                "JAX 0.1.68 to 0.12.0.1 (git history)",
-            ),
-            Wording(
-                "Tracer can't be used with raw numpy functions",
-                "JAX 0.1.49 and older to 0.1.67 (git history)",
-            ),
-        ),
+        wordings=_ARRAY_CONVERSION,
         scenario="A transformed function passed a traced value to NumPy (np.asarray, np.sin, "
         "...) or another library that needs a concrete array.",
         cause="NumPy needs real numbers, and a tracer cannot become a numpy.ndarray while "
@@ -688,8 +717,18 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("TypeError",),
         topic="static_arguments",
+        # Not a shape that names no tracer ("got ((1000,), (1000, 1000))": a malformed shape,
+        # pasted in jax-ml/jax#14199).
+        unless=_SHAPE_WITHOUT_TRACER,
         wordings=(
             _SHAPES,
+            Wording(
+                r"parameters to jaxpr equations must have __hash__ and __eq__ methods\. In a call "
+                r"to primitive \w{1,60}, the value of parameter \w{1,60} was not hashable: "
+                r".{0,80}?Tracer",
+                "JAX 0.10.2 and 0.12.0.1 (live: jax.jit(jax.lax.integer_pow)(x, 2))",
+                regex=True,
+            ),
             Wording(
                 r"Unexpected type of axis argument: <class '[\w.]*Tracer'>",
                 "JAX 0.1.49 and older to 0.2.8 (git history)",
@@ -1032,6 +1071,30 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         fix="jit once, outside the loop; pass changing values as arguments, each with the "
         "same type every call (a Python float or a jnp.float32, not both), and pad inputs to a "
         "few fixed shapes; create arrays before entering the no_tracing block.",
+    ),
+    KnownError(
+        errors=("AssertionError", "RuntimeError"),
+        topic="retracing_storms",
+        wordings=(
+            Wording(
+                r"Function '\w{1,200}' is traced > \d+ times!",
+                "chex.assert_max_traces (chex's source); pasted in google-deepmind/chex#176",
+                regex=True,
+            ),
+            Wording(
+                r"can only be traced \d+ times\. However, it is has now been traced",
+                "equinox.debug.assert_max_traces: pasted in patrick-kidger/equinox#817 (2024)",
+                regex=True,
+            ),
+        ),
+        scenario="A limit on the number of traces (chex.assert_max_traces or "
+        "equinox.debug.assert_max_traces) failed: a jitted function was traced again.",
+        cause="jit reuses a compiled program only for the same function object and the same "
+        "argument types (shape, dtype, weak type, static values); a jit or partial created in "
+        "a loop, or an argument whose type changes, traces and compiles again.",
+        fix="jit once, outside the loop, and keep each argument's shape, dtype and weak type "
+        "the same from call to call (a Python float or a jnp.float32, not both); turn on "
+        "jax_explain_cache_misses to be told which argument changed.",
     ),
     KnownError(
         errors=("RetraceError",),

@@ -464,6 +464,24 @@ MESSAGES: dict[str, str] = {
         "把这个参数标记为静态（jax.jit(f, static_argnames='n')），让它保持为 Python 数字，或者直接"
         "传常量；JAX 会为见到的每个值各编译一次。"
     ),
+    # retracing_storms (chex or equinox counted the traces): scenario
+    (
+        "A limit on the number of traces (chex.assert_max_traces or "
+        "equinox.debug.assert_max_traces) failed: a jitted function was traced again."
+    ): (
+        "追踪次数的上限（chex.assert_max_traces 或 equinox.debug.assert_max_traces）被突破了："
+        "一个经过 jit 的函数又被追踪了一次。"
+    ),
+    # retracing_storms (chex or equinox counted the traces): fix
+    (
+        "jit once, outside the loop, and keep each argument's shape, dtype and weak type the same "
+        "from call to call (a Python float or a jnp.float32, not both); turn on "
+        "jax_explain_cache_misses to be told which argument changed."
+    ): (
+        "只在循环外 jit 一次，并让每个参数的 shape、dtype 和 weak type 在每次调用时保持不变"
+        "（要么是 Python float，要么是 jnp.float32，不要混用）；打开 jax_explain_cache_misses，"
+        "JAX 会告诉你是哪个参数变了。"
+    ),
     # static_arguments: scenario
     (
         "A jitted function passed a traced value where Python needs a hashable one: a static "

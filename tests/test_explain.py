@@ -600,6 +600,43 @@ def test_explain_reads_which_jax_function_asked_for_a_traced_value(case: str, fo
     assert explanation.topic == topic, f"{type(info.value).__name__}: {info.value}"
 
 
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize(
+    "jitted",
+    [lambda: jax.jit(jax.lax.integer_pow)(jnp.ones(2), 2), lambda: jax.jit(jnp.tile)(jnp.ones(2), 2)],
+    ids=["integer_pow", "tile"],
+)
+def test_explain_sends_a_jax_function_jitted_whole_to_static_arguments(jitted, form) -> None:
+    # jit traces every argument of the function it is given, a JAX function's settings too
+    # (JAX 0.4.35 names the JAX function it traced; 0.10.2 on, the primitive's parameter).
+    with pytest.raises(Exception) as info:
+        jitted()
+    assert jaxpurity.explain(FORMS[form](info.value)).topic == "static_arguments"
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_explain_does_not_take_a_malformed_shape_for_a_traced_one(form: str) -> None:
+    # "Shapes must be 1D sequences of concrete values" quotes the shape: here no tracer is in
+    # it (a pure_callback's result shape given as two shapes, as pasted in jax-ml/jax#14199).
+    spec = jax.ShapeDtypeStruct(((3,), (3, 3)), jnp.float32)
+    with pytest.raises(TypeError, match="Shapes must be 1D") as info:
+        jax.pure_callback(lambda x: x, spec, jnp.ones(3))
+    assert not jaxpurity.explain(FORMS[form](info.value)).recognised
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AssertionError: [Chex] Function '_wrapper' is traced > 1 times!",
+        "<function f at 0x7f9a2b8e1ee0> can only be traced 1 times. However, it is has now been "
+        "traced 2 times. Could not determine argument was responsible for re-tracing.",
+    ],
+    ids=["chex", "equinox"],
+)
+def test_explain_knows_the_trace_counters_of_chex_and_equinox(text: str) -> None:
+    assert jaxpurity.explain(text).topic == "retracing_storms"
+
+
 _FRAME_IN = """Traceback (most recent call last):
   File "{path}", line 9, in {function}
     {line}
