@@ -1406,6 +1406,11 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
                 regex=True,
             ),
             Wording(
+                "body function carry input and",
+                "the start of the wording above, as a paste cut short shows it ('scan body "
+                "function carry input and carr'): pasted in instadeepai/Mava#1184 (2024)",
+            ),
+            Wording(
                 r"the input carry (?:component )?\S+ has type \S+ but the corresponding output "
                 r"carry component has type",
                 "the detail lines: JAX 0.4.7 to 0.12.0.1 (git history)",
@@ -1485,6 +1490,25 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "keep the result, since x itself never changes.",
     ),
     # -- Printed output that shows a tracer (no error at all) -----------------------------------
+    KnownError(
+        errors=("ValueError",),
+        topic="print_vs_debug_print",
+        wordings=(
+            Wording(
+                r"Unused (?:positional|keyword) arguments to `jax\.debug\.print`",
+                "JAX 0.4.35, 0.10.2 and 0.12.0.1 (live: jax.debug.print('x %d', x)); pasted in "
+                "google-deepmind/torax#1502 (2025)",
+                regex=True,
+            ),
+        ),
+        scenario="jax.debug.print was given a format string whose placeholders do not take "
+        "all its arguments: a %-style string ('x = %d'), or fewer {} than values.",
+        cause="jax.debug.print formats with str.format when the compiled function runs: only "
+        "{} (or {name}) placeholders take values, and an argument no placeholder takes is an "
+        "error.",
+        fix="Write the format with braces, one per value: jax.debug.print('x = {} y = {:.3f}', "
+        "x, y), or by name: jax.debug.print('x = {x}', x=x).",
+    ),
     KnownError(
         errors=(),
         topic="print_vs_debug_print",

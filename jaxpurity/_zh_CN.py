@@ -482,6 +482,30 @@ MESSAGES: dict[str, str] = {
         "（要么是 Python float，要么是 jnp.float32，不要混用）；打开 jax_explain_cache_misses，"
         "JAX 会告诉你是哪个参数变了。"
     ),
+    # print_vs_debug_print (a format string of jax.debug.print): scenario
+    (
+        "jax.debug.print was given a format string whose placeholders do not take all its "
+        "arguments: a %-style string ('x = %d'), or fewer {} than values."
+    ): (
+        "传给 jax.debug.print 的格式字符串里，占位符没有用上全部参数：用了 % 风格的字符串"
+        "（'x = %d'），或者 {} 比值少。"
+    ),
+    # print_vs_debug_print (a format string of jax.debug.print): cause
+    (
+        "jax.debug.print formats with str.format when the compiled function runs: only {} (or "
+        "{name}) placeholders take values, and an argument no placeholder takes is an error."
+    ): (
+        "jax.debug.print 在编译好的函数运行时用 str.format 来格式化：只有 {}（或 {name}）占位符"
+        "会接收值，没有被任何占位符用到的参数就是错误。"
+    ),
+    # print_vs_debug_print (a format string of jax.debug.print): fix
+    (
+        "Write the format with braces, one per value: jax.debug.print('x = {} y = {:.3f}', x, y), "
+        "or by name: jax.debug.print('x = {x}', x=x)."
+    ): (
+        "用花括号写格式，每个值一个：jax.debug.print('x = {} y = {:.3f}', x, y)，或者按名字："
+        "jax.debug.print('x = {x}', x=x)。"
+    ),
     # static_arguments: scenario
     (
         "A jitted function passed a traced value where Python needs a hashable one: a static "

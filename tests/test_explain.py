@@ -637,6 +637,13 @@ def test_explain_knows_the_trace_counters_of_chex_and_equinox(text: str) -> None
     assert jaxpurity.explain(text).topic == "retracing_storms"
 
 
+@pytest.mark.parametrize("form", FORMS)
+def test_explain_sends_a_percent_format_of_debug_print_to_the_print_page(form: str) -> None:
+    with pytest.raises(ValueError, match="jax.debug.print") as info:
+        jax.jit(lambda x: jax.debug.print("x = %d", x))(1)
+    assert jaxpurity.explain(FORMS[form](info.value)).topic == "print_vs_debug_print"
+
+
 _FRAME_IN = """Traceback (most recent call last):
   File "{path}", line 9, in {function}
     {line}

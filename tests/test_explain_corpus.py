@@ -44,10 +44,20 @@ def test_every_case_has_a_source_a_unique_id_and_a_known_page(name):
         assert case["covered"] == (topic is not None), case["id"]
 
 
+# Unrelated errors whose text is word for word that of an error explain knows, with the reason;
+# explain recognising any other unrelated error fails the test.
+SAME_WORDS_AS_A_KNOWN_ERROR = {
+    "h4a-zeros-float-shape-misleading": "JAX 0.1's full() said '`full` requires shapes to be "
+    "concrete. If using `jit`, try using `static_argnums`' for a float shape (jnp.zeros(1.0), "
+    "jax-ml/jax#1822) as for a traced one: tuple(map(int, shape)) failed either way",
+}
+
+
 @pytest.mark.parametrize("name", sorted(CORPORA))
 def test_no_unrelated_error_is_recognised(name):
     wrong = [c["id"] for c, e, ok in score(load_corpus(name))["unrelated"] if not ok]
-    assert not wrong, f"explain claims to know unrelated errors: {wrong}"
+    unexplained = sorted(set(wrong) - set(SAME_WORDS_AS_A_KNOWN_ERROR))
+    assert not unexplained, f"explain claims to know unrelated errors: {unexplained}"
 
 
 @pytest.mark.parametrize("name", sorted(CORPORA))
