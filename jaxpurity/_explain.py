@@ -176,7 +176,7 @@ def anchor(wording: Wording) -> str:
 
 def _has(wording: Wording, block: ErrorBlock) -> bool:
     words = anchor(wording)
-    if words and words not in block.squeezed:
+    if words and not block.contains(words):
         return False
     if wording.regex:
         return _regex(wording.text).search(block.text) is not None

@@ -18,7 +18,7 @@ import linecache
 import re
 import sys
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["ErrorBlock", "Frame", "read_error", "squeeze"]
 
@@ -109,6 +109,19 @@ class ErrorBlock:
     frames: tuple[Frame, ...] | None
     code: tuple[str, ...] = ()
     raised: str | None = None
+    _found: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+
+    def contains(self, words: str) -> bool:
+        """Whether ``squeezed`` contains ``words``: each search of a long text is made once.
+
+        Example:
+          >>> ErrorBlock.of([], "Abstract tracer value", None).contains("tracervalue")
+          True
+        """
+        found = self._found.get(words)
+        if found is None:
+            found = self._found[words] = words in self.squeezed
+        return found
 
     @classmethod
     def of(
