@@ -453,8 +453,8 @@ MESSAGES: dict[str, str] = {
         "Under jit every argument is a tracer, with a shape and dtype but no value, and the "
         "function needs the value while tracing, because it decides the result's shape."
     ): (
-        "在 jit 下每个参数都是 tracer，只有 shape 和 dtype，没有值；而这个函数在追踪时就需要这个值，"
-        "因为它决定了结果的 shape。"
+        "在 jit 下每个参数都是 tracer，只有 shape 和 dtype，没有值；"
+        "而这个函数在追踪时就需要这个值，因为它决定了结果的 shape。"
     ),
     # static_arguments (a number for a JAX or NumPy function): fix
     (

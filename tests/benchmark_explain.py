@@ -24,8 +24,9 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import jaxpurity  # noqa: E402
 from score_explain import load_corpus  # noqa: E402
+
+import jaxpurity  # noqa: E402
 
 _FRAME = '  File "/venv/lib/python3.12/site-packages/jax/_src/core.py", line 12, in error\n    x\n'
 
@@ -58,8 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, nargs=2, default=(1, 5), metavar=("SMALL", "LARGE"))
     small, large = parser.parse_args(argv).mb
-    print(f"{'input':<15} {'explain, ' + str(large) + ' MB':>16} {'x split()':>10} "
-          f"{str(large) + ' MB / ' + str(small) + ' MB':>14}")
+    print(
+        f"{'input':<15} {'explain, ' + str(large) + ' MB':>16} {'x split()':>10} "
+        f"{str(large) + ' MB / ' + str(small) + ' MB':>14}"
+    )
     texts_small, texts_large = inputs(small), inputs(large)
     for name, text in texts_large.items():
         took = seconds(jaxpurity.explain, text)

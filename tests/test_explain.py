@@ -603,7 +603,10 @@ def test_explain_reads_which_jax_function_asked_for_a_traced_value(case: str, fo
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize(
     "jitted",
-    [lambda: jax.jit(jax.lax.integer_pow)(jnp.ones(2), 2), lambda: jax.jit(jnp.tile)(jnp.ones(2), 2)],
+    [
+        lambda: jax.jit(jax.lax.integer_pow)(jnp.ones(2), 2),
+        lambda: jax.jit(jnp.tile)(jnp.ones(2), 2),
+    ],
     ids=["integer_pow", "tile"],
 )
 def test_explain_sends_a_jax_function_jitted_whole_to_static_arguments(jitted, form) -> None:
@@ -656,18 +659,38 @@ expected: traced array with shape int32[]
     ("path", "function", "line", "topic"),
     [
         # JAX's source, in any layout: installed, a checkout, before jax/_src existed.
-        ("/venv/lib/python3.11/site-packages/jax/_src/ops/scatter.py", "_segment_update",
-         "num_segments = core.concrete_dim_or_error(num_segments)", "static_arguments"),
-        ("/home/me/jax/jax/_src/numpy/lax_numpy.py", "nonzero", "size = int(mask.sum())",
-         "boolean_masks"),
-        ("/venv/lib/python3.7/site-packages/jax/numpy/lax_numpy.py", "unique", "ar = asarray(ar)",
-         "boolean_masks"),
-        ("C:\\Python39\\Lib\\site-packages\\numpy\\core\\fromnumeric.py", "_wrapfunc",
-         "return bound(*args, **kwds)", "static_arguments"),
+        (
+            "/venv/lib/python3.11/site-packages/jax/_src/ops/scatter.py",
+            "_segment_update",
+            "num_segments = core.concrete_dim_or_error(num_segments)",
+            "static_arguments",
+        ),
+        (
+            "/home/me/jax/jax/_src/numpy/lax_numpy.py",
+            "nonzero",
+            "size = int(mask.sum())",
+            "boolean_masks",
+        ),
+        (
+            "/venv/lib/python3.7/site-packages/jax/numpy/lax_numpy.py",
+            "unique",
+            "ar = asarray(ar)",
+            "boolean_masks",
+        ),
+        (
+            "C:\\Python39\\Lib\\site-packages\\numpy\\core\\fromnumeric.py",
+            "_wrapfunc",
+            "return bound(*args, **kwds)",
+            "static_arguments",
+        ),
         # The user's own code: a folder of theirs named jax/ is no JAX source.
         ("/home/me/packages/jax/train.py", "step", "n = int(x)", "static_arguments"),
-        ("/home/me/packages/jax/train.py", "step", "w = lax.dynamic_slice(x, (i,), (n,))",
-         "dynamic_slicing"),
+        (
+            "/home/me/packages/jax/train.py",
+            "step",
+            "w = lax.dynamic_slice(x, (i,), (n,))",
+            "dynamic_slicing",
+        ),
         ("/home/me/packages/jax/train.py", "step", "idx = jnp.nonzero(mask)", "boolean_masks"),
     ],
 )
