@@ -380,13 +380,19 @@ def _leak_checked(topic: str, what: str, fix: str, when: str | None) -> KnownErr
 
 
 def _number_for_jax(
-    when: str | None = None, raised_in: str | None = None, also: tuple[str, ...] = ()
+    when: str | None = None,
+    raised_in: str | None = None,
+    also: tuple[str, ...] = (),
+    also_worded: tuple[Wording, ...] = (),
 ) -> KnownError:
-    """A number needed from a traced value by a function of JAX's (or NumPy's) own."""
+    """A number needed from a traced value by a function of JAX's (or NumPy's) own.
+
+    ``also`` and ``also_worded`` are more errors, and their wordings, that mean it here.
+    """
     return KnownError(
         errors=(*_NEEDS_A_NUMBER_ERRORS, *also),
         topic="static_arguments",
-        wordings=(*_NEEDS_A_NUMBER, *(_ARRAY_CONVERSION if also else ())),
+        wordings=(*_NEEDS_A_NUMBER, *also_worded),
         when=when,
         unless=_SHAPE_WITHOUT_TRACER,
         raised_in=raised_in,
@@ -496,6 +502,18 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "jax.lax.dynamic_slice_in_dim(x, i, k) (or x[jax.ds(i, k)] in JAX 0.9.1+), and "
         "lax.dynamic_update_slice to write; both clamp an out-of-range start. For a traced "
         "length, mask with jnp.where(jnp.arange(len(x)) < n, x, 0), or make n static.",
+    ),
+    # JAX's message names the function jit traced, and it is one of JAX's own: jax.jit(jnp.tile)
+    # traces every argument, the settings too (JAX 0.4.35: "while tracing the function tile at
+    # .../jax/_src/numpy/lax_numpy.py:4366 for jit"; JAX 0.6.2 calls the traced exponent of
+    # jax.jit(jax.lax.integer_pow) a leak: "The function being traced when the value leaked was
+    # integer_pow at .../jax/_src/lax/lax.py:924 traced for jit"). Not JAX's wrappers of a
+    # loop's body ("scanned_fun at .../loops.py for scan"), which trace the user's code.
+    _number_for_jax(
+        when=r"(?:while tracing the function|being traced when the value leaked was) \S{1,200} "
+        rf"at \S{{0,300}}?{_JAX_SOURCE}\S{{0,300}} (?:traced )?for (?:jit|pjit|make_jaxpr)\b",
+        also=("TracerArrayConversionError", "UnexpectedTracerError"),
+        also_worded=(*_ARRAY_CONVERSION, *_UNEXPECTED),
     ),
     # -- UnexpectedTracerError: a leaked tracer used later -----------------------------------
     _unexpected(
@@ -615,15 +633,6 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "rest with jnp.where(jnp.arange(k) < n, window, 0).",
     ),
     _number_for_jax(raised_in=_any(_IN_JAX_OR_NUMPY, _JAX_FUNCTION_TRANSFORMED)),
-    # JAX's message names the function jit traced, and it is one of JAX's own: jax.jit(jnp.tile)
-    # traces every argument, the settings too (JAX 0.4.35: "while tracing the function tile at
-    # .../jax/_src/numpy/lax_numpy.py:4366 for jit"). Not JAX's wrappers of a loop's body
-    # ("scanned_fun at .../loops.py for scan"), which trace the user's code.
-    _number_for_jax(
-        when=rf"while tracing the function \S{{1,200}} at \S{{0,300}}?{_JAX_SOURCE}\S{{0,300}} "
-        r"for (?:jit|pjit|make_jaxpr)\b",
-        also=("TracerArrayConversionError",),
-    ),
     # -- Python control flow and conversions on tracers -------------------------------------
     # A traced flag or size in `if` or int(): the fix is a static argument, not lax.cond.
     KnownError(

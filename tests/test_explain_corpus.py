@@ -22,10 +22,10 @@ from score_explain import CORPORA, load_corpus, score  # noqa: E402
 SOURCE = re.compile(r"^(?:[\w.-]+/[\w.-]+#\d+|https?://\S+)$")
 # The right-page rate among in-scope cases when the knowledge was last changed (see the
 # closing notes); a change that makes explain worse on real errors fails here. Measured: dev
-# 159/193 (127/141 before the two earlier held-out corpora joined it: 32 of their 52 in-scope
-# cases right, 27 before their misses were read); held-out 11/18, a third collection scored
-# once, as collected.
-FLOOR = {"dev": 0.82, "heldout": 0.61}
+# 192/235 (the third and fourth held-out collections joined it; on the 193 cases it had
+# before, 163, up from 159); held-out 21/35, a fifth collection scored once, as collected
+# (the fourth scored 13/24 when it was held out).
+FLOOR = {"dev": 0.81, "heldout": 0.60}
 # The fewest cases a corpus may hold: the third held-out collection found 43 threads that no
 # corpus had used (the common ones all had been).
 SMALLEST = {"dev": 45, "heldout": 40}
