@@ -47,6 +47,9 @@ class Explanation:
         set with ``$JAXPURITY_DOCS_URL``), or None.
       language: The language it is written in: ``"en"``, or ``"zh_CN"``, whose
         ``url`` leads to the Chinese edition of the page.
+      see_also: The topics of the pages for the other causes that the same text
+        can have, where it does not say which (a leak whose holder it does not
+        name, a conversion error whose detail line is cut off); often empty.
     """
 
     error: str
@@ -58,6 +61,7 @@ class Explanation:
     recognised: bool
     url: str | None = None
     language: str = "en"
+    see_also: tuple[str, ...] = ()
 
     @property
     def note(self) -> str:
@@ -102,8 +106,13 @@ class Explanation:
             )
             for line in lines
         )
-        # The address on one line, whole, so that a terminal makes it a link.
-        return f"{text}\n{_('Read more')}: {self.url}" if self.recognised else text
+        if not self.recognised:
+            return text
+        # Each address whole, so that a terminal makes it a link.
+        text += f"\n{_('Read more')}: {self.url}"
+        for topic in self.see_also:
+            text += f"\n{_('See also')}: {url(topic, self.language)}"
+        return text
 
 
 def distinctive(name: str) -> bool:
@@ -331,6 +340,8 @@ def explain(error: BaseException | str, *, lang: str = "en") -> Explanation:
       Scenario: A jitted function used `if`, `while`, `and`/`or` or `assert` on a value...
       ...
       Read more: https://.../examples/control_flow/python_control_flow.html
+      See also: https://.../examples/control_flow/static_arguments.html
+      See also: https://.../examples/control_flow/boolean_masks.html
       >>> jaxpurity.explain("ValueError: my own mistake").recognised
       False
       >>> chinese = jaxpurity.explain("TracerBoolConversionError: ...", lang="zh_CN")
@@ -369,6 +380,7 @@ def explain(error: BaseException | str, *, lang: str = "en") -> Explanation:
             recognised=True,
             url=url(known.topic, lang),
             language=lang,
+            see_also=known.see_also,
         )
     names = chain[0].names if chain else ()
     return Explanation(

@@ -12,7 +12,7 @@ add an entry here with the page that shows it (a topic of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jaxpurity._jax_compat import (
     GRAD_VMAP,
@@ -69,6 +69,9 @@ class KnownError:
       leaked: Only for an error on a leaked tracer, one used after its trace
         ended (see ``jaxpurity._explain``); such entries are tried first.
       no_error: Only for text that names no error at all (printed output).
+      see_also: The pages for the other causes the same text can have, when it
+        does not say which (a leak whose holder it does not name): the real
+        errors of the corpora that the entry sends elsewhere.
     """
 
     errors: tuple[str, ...]
@@ -82,6 +85,7 @@ class KnownError:
     raised_in: str | None = None
     leaked: bool = False
     no_error: bool = False
+    see_also: tuple[str, ...] = ()
 
 
 def _any(*patterns: str) -> str:
@@ -332,6 +336,10 @@ _LEAK_FIX_GLOBAL = (
 )
 
 
+# Where a leak the text does not locate may have been kept: the pages for each holder.
+_OTHER_LEAKS = ("leak_through_self", "leak_from_loop_body", "memoization_caches")
+
+
 def _leaked_use(topic: str, where: str, fix: str, when: str | None = None) -> KnownError:
     return KnownError(
         errors=(
@@ -475,7 +483,10 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     ),
     _leaked_use("leak_from_grad_vmap", "a function under grad or vmap", _LEAK_FIX_GRAD, _GRAD_VMAP),
     _leaked_use("leak_through_self", "a jitted method", _LEAK_FIX_SELF, _OBJECT_ATTRIBUTE),
-    _leaked_use("global_counter", "a jitted function", _LEAK_FIX_GLOBAL),
+    replace(
+        _leaked_use("global_counter", "a jitted function", _LEAK_FIX_GLOBAL),
+        see_also=_OTHER_LEAKS,
+    ),
     # -- Slicing with traced bounds ---------------------------------------------------------
     # Before the leak entries: JAX 0.12 appends where the tracer was made ("This VmapTracer
     # with object id 1407... was created on line"), which the leak checker's wording has too.
@@ -573,17 +584,20 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "device's block while it runs with jax.debug.print or jax.debug.callback.",
         _SHARD_MAP,
     ),
-    _unexpected(
-        "global_counter",
-        "A jitted function stored a value in a global, a list or an attribute (a counter, "
-        "a cache, self.x), and later code used it.",
-        "While jit traces a function its values are tracers; a tracer saved outside the "
-        "function outlives the trace, and Python side effects run only once, when the "
-        "function is traced.",
-        "Make the function pure: pass the state in as an argument and return the new "
-        "state (`count, y = step(count, x)`). Wrap the call in `with jax.checking_leaks():` "
-        "to be shown the line that leaks.",
-        None,
+    replace(
+        _unexpected(
+            "global_counter",
+            "A jitted function stored a value in a global, a list or an attribute (a counter, "
+            "a cache, self.x), and later code used it.",
+            "While jit traces a function its values are tracers; a tracer saved outside the "
+            "function outlives the trace, and Python side effects run only once, when the "
+            "function is traced.",
+            "Make the function pure: pass the state in as an argument and return the new "
+            "state (`count, y = step(count, x)`). Wrap the call in `with jax.checking_leaks():` "
+            "to be shown the line that leaks.",
+            None,
+        ),
+        see_also=_OTHER_LEAKS,
     ),
     # -- The leak checker (jax.checking_leaks, JAX_CHECK_TRACER_LEAKS) ----------------------
     _leak_checked(
@@ -597,7 +611,10 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     _leak_checked(
         "leak_from_grad_vmap", "a function under grad, jvp or vmap", _LEAK_FIX_GRAD, _GRAD_VMAP
     ),
-    _leak_checked("global_counter", "a jitted function", _LEAK_FIX_GLOBAL, None),
+    replace(
+        _leak_checked("global_counter", "a jitted function", _LEAK_FIX_GLOBAL, None),
+        see_also=_OTHER_LEAKS,
+    ),
     # -- Module state across a transform in Flax -----------------------------------------------
     KnownError(
         errors=("JaxTransformError", "TraceContextError"),
@@ -657,6 +674,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("TracerBoolConversionError",),
         topic="python_control_flow",
+        see_also=("static_arguments", "boolean_masks"),
         wordings=(_BOOL,),
         scenario="A jitted function used `if`, `while`, `and`/`or` or `assert` on a value "
         "computed from its arguments.",
@@ -682,6 +700,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("TracerIntegerConversionError",),
         topic="python_control_flow",
+        see_also=("static_arguments",),
         wordings=(
             _INDEX,
             Wording(
@@ -702,6 +721,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("TracerArrayConversionError",),
         topic="python_control_flow",
+        see_also=("static_arguments",),
         wordings=_ARRAY_CONVERSION,
         scenario="A transformed function passed a traced value to NumPy (np.asarray, np.sin, "
         "...) or another library that needs a concrete array.",
@@ -726,6 +746,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("TypeError",),
         topic="static_arguments",
+        see_also=("dynamic_slicing",),
         # Not a shape that names no tracer ("got ((1000,), (1000, 1000))": a malformed shape,
         # pasted in jax-ml/jax#14199).
         unless=_SHAPE_WITHOUT_TRACER,
@@ -820,6 +841,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("ConcretizationTypeError",),
         topic="leak_from_grad_vmap",
+        see_also=("static_arguments",),
         wordings=(_CONVERSION,),
         when=_CONVERSION.text,
         unless=r"The error occurred while tracing the function|While tracing the function",
@@ -835,6 +857,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=("ConcretizationTypeError",),
         topic="static_arguments",
+        see_also=("python_control_flow", "boolean_masks", "dynamic_slicing"),
         wordings=(
             _CONCRETE,
             Wording(
@@ -1521,6 +1544,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     KnownError(
         errors=(),
         topic="print_vs_debug_print",
+        see_also=("global_counter", "leak_from_grad_vmap", "leak_through_self"),
         wordings=(
             Wording(
                 r"Traced<[^<>\n]{1,120}>with<",

@@ -1316,6 +1316,7 @@ MESSAGES: dict[str, str] = {
     "Fix": "修复",
     "Read more": "详见",
     "See": "详见",
+    "See also": "另见",
     "unknown": "未知",
     (
         "Not recognised: jaxpurity.explain has no entry for this error, so it cannot say what "

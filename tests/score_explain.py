@@ -18,7 +18,8 @@ has); a new collection takes its place.
 
 In scope: the cases a page covers; a case scores when explain recognises it and names that page.
 Unrelated: explain must recognise none of them. Not covered (a JAX error no page covers):
-reported, not scored.
+reported, not scored. Reported beside the score, never in it: how many in-scope cases have
+their page among the pages explain adds under "See also" (the other causes of the same text).
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         groups["not_covered"],
     )
     right = sum(ok for _, _, ok in in_scope)
+    also = sum(not ok and c["expected_topic"] in e.see_also for c, e, ok in in_scope)
     recognised = sum(e.recognised for _, e, _ in in_scope)
     false_alarms = sum(not ok for _, _, ok in unrelated)
     print(f"{args.corpus} corpus: {len(cases)} real pasted errors ({seconds:.2f} s for all)")
@@ -87,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         f"in scope: {right}/{len(in_scope)} right page ({right / len(in_scope):.0%}), "
         f"{recognised}/{len(in_scope)} recognised"
     )
+    print(f"  and {also} more with their page under 'See also' ({right + also}/{len(in_scope)})")
     print(f"unrelated: {false_alarms}/{len(unrelated)} wrongly recognised")
     print(
         f"not covered by any page: {sum(e.recognised for _, e, _ in not_covered)}"

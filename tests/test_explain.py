@@ -647,6 +647,35 @@ def test_explain_sends_a_percent_format_of_debug_print_to_the_print_page(form: s
     assert jaxpurity.explain(FORMS[form](info.value)).topic == "print_vs_debug_print"
 
 
+def test_explain_names_the_other_pages_when_a_leak_does_not_say_where_it_was_kept() -> None:
+    leak = "UnexpectedTracerError: Encountered an unexpected tracer."
+    explanation = jaxpurity.explain(leak)
+
+    assert explanation.topic == "global_counter"
+    others = ("leak_through_self", "leak_from_loop_body", "memoization_caches")
+    assert explanation.see_also == others
+    assert [line for line in str(explanation).splitlines() if line.startswith("See also: ")] == [
+        f"See also: {url(topic)}" for topic in others
+    ]
+    chinese = jaxpurity.explain(leak, lang="zh_CN")
+    assert f"另见: {url('leak_through_self', 'zh_CN')}" in str(chinese)
+
+
+def test_explain_adds_no_other_page_where_the_text_says_which() -> None:
+    _, located = _raised("scan_leak"), jaxpurity.explain(_raised("scan_leak"))
+    assert (located.topic, located.see_also) == ("leak_from_loop_body", ())
+    assert "See also" not in str(located)
+
+
+def test_every_other_page_is_a_page_that_is_not_the_entrys_own() -> None:
+    from jaxpurity._known_errors import KNOWN_ERRORS
+    from jaxpurity._pages import PAGES
+
+    for known in KNOWN_ERRORS:
+        assert set(known.see_also) <= set(PAGES) - {known.topic}, known.scenario
+        assert len(set(known.see_also)) == len(known.see_also), known.scenario
+
+
 _FRAME_IN = """Traceback (most recent call last):
   File "{path}", line 9, in {function}
     {line}
@@ -733,7 +762,9 @@ def test_explain_maps_live_error_to_its_page(case: str, form: str) -> None:
     assert explanation.scenario and explanation.cause and explanation.fix
     text = str(explanation)
     assert text.startswith(f"Error: {name}\n")
-    assert text.endswith(f"Read more: {url(topic)}")
+    # The page, then the pages for the text's other causes, each address whole on its line.
+    tail = [f"Read more: {url(topic)}", *(f"See also: {url(t)}" for t in explanation.see_also)]
+    assert text.splitlines()[-len(tail) :] == tail
     assert explanation.url == url(topic) and explanation.url.startswith("https://")
 
 

@@ -15,6 +15,7 @@ import jaxpurity
 import jaxpurity.__main__ as cli
 from jaxpurity._known_errors import KNOWN_ERRORS
 from jaxpurity._languages import from_locale, language
+from jaxpurity._pages import url
 from jaxpurity._zh_CN import MESSAGES
 
 KNOWN_TEXTS = {text for k in KNOWN_ERRORS for text in (k.scenario, k.cause, k.fix)}
@@ -73,7 +74,8 @@ def test_explain_answers_in_chinese_and_links_the_chinese_page():
     assert chinese.language == "zh_CN"
     text = str(chinese)
     assert text.splitlines()[0] == "错误: TracerBoolConversionError"
-    assert text.splitlines()[-1] == f"详见: {chinese.url}"
+    also = [f"另见: {url(topic, 'zh_CN')}" for topic in chinese.see_also]
+    assert text.splitlines()[-1 - len(also) :] == [f"详见: {chinese.url}", *also]
     for label in ("场景: ", "原因: ", "修复: "):
         assert label in text
     assert chinese.note == f"jaxpurity: {chinese.scenario} 详见 {chinese.url}"

@@ -205,11 +205,18 @@
     paragraph("Scenario:", result.scenario);
     paragraph("Cause:", result.cause);
     paragraph("Fix:", result.fix);
-    const link = document.createElement("a");
-    link.href = siteRoot() + result.page;
-    link.className = "explain-box-link";
-    link.textContent = result.page;
-    paragraph("Read more:", "").append(link);
+    const link = (page, className) => {
+      const a = document.createElement("a");
+      a.href = siteRoot() + page;
+      a.className = className;
+      a.textContent = page;
+      return a;
+    };
+    paragraph("Read more:", "").append(link(result.page, "explain-box-link"));
+    // The pages for the other causes the same text can have, where it does not say which.
+    for (const page of result.see_also) {
+      paragraph("See also:", "").append(link(page, "explain-box-also"));
+    }
   }
 
   const explain = window.JAXPURITY_KNOWLEDGE ? make(window.JAXPURITY_KNOWLEDGE) : null;

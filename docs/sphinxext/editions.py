@@ -66,6 +66,7 @@ UI = {
     "Cause:": "原因：",
     "Fix:": "修复：",
     "Read more:": "详见：",
+    "See also:": "另见：",
     "The knowledge of jaxpurity.explain did not load.": "jaxpurity.explain 的知识库没有加载。",
     "Paste an error first.": "请先粘贴一个错误。",
     # error_index

@@ -45,6 +45,7 @@ _SCRIPT_TEXT = (
     "Cause:",
     "Fix:",
     "Read more:",
+    "See also:",
     "The knowledge of jaxpurity.explain did not load.",
     "Paste an error first.",
 )
@@ -77,6 +78,7 @@ def knowledge(lang: str = "en") -> dict[str, Any]:
                 "raised_in": None if known.raised_in is None else _js_regex(known.raised_in),
                 "leaked": known.leaked,
                 "no_error": known.no_error,
+                "see_also": [page(topic) for topic in known.see_also],
                 "scenario": translate(known.scenario, lang),
                 "cause": translate(known.cause, lang),
                 "fix": translate(known.fix, lang),

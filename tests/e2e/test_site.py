@@ -502,8 +502,10 @@ BOX_PAGES = ["index.html", "errors.html"]
 def _python_answer(text: str) -> dict:
     explanation = jaxpurity.explain(text)
     if not explanation.recognised:
-        return {"recognised": False, "topic": None, "error": explanation.error}
-    return {"recognised": True, "topic": explanation.topic, "error": explanation.error}
+        return {"recognised": False, "topic": None, "error": explanation.error, "also": []}
+    also = [page_of(topic) for topic in explanation.see_also]
+    found = {"recognised": True, "topic": explanation.topic, "error": explanation.error}
+    return {**found, "also": also}
 
 
 def test_paste_box_agrees_with_explain_on_every_real_error(page, summary: list[str]):
@@ -512,7 +514,8 @@ def test_paste_box_agrees_with_explain_on_every_real_error(page, summary: list[s
     answers = page.evaluate(
         """(texts) => texts.map((text) => {
           const found = window.jaxpurityExplain(text);
-          return {recognised: found.recognised, topic: found.topic || null, error: found.error};
+          return {recognised: found.recognised, topic: found.topic || null, error: found.error,
+                  also: found.see_also || []};
         })""",
         texts,
     )
@@ -543,6 +546,13 @@ def test_paste_box_links_the_page_that_explains_a_pasted_error(page, base_url: s
         target = urlsplit(urljoin(base_url + path, href)).path.lstrip("/")
         assert target == expected.page, f"{case['id']}: box links {target}"
         assert (SITE / target).is_file(), target
+        also = result.locator("a.explain-box-also")
+        targets = [
+            urlsplit(urljoin(base_url + path, also.nth(i).get_attribute("href"))).path.lstrip("/")
+            for i in range(also.count())
+        ]
+        assert targets == [page_of(topic) for topic in expected.see_also], case["id"]
+        assert all((SITE / target).is_file() for target in targets), targets
 
 
 def test_paste_box_works_from_the_files_alone_with_no_server(browser):
