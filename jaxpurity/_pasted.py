@@ -71,6 +71,19 @@ _FRAME = re.compile(
     re.M,
 )
 
+# A frame as IPython and Jupyter print it: "path in function(args)" (IPython 7 and older;
+# "<ipython-input-3-...> in <module>", once "in <module>()"), or "File path:12, in
+# function(args)" (IPython 8, where a notebook may make the path a link: "File
+# [~/x.py:12](http://...), in f(x)"); the line that ran is the one under it marked "-->"
+# or "---->" with its number.
+_IPYTHON_FRAME = re.compile(
+    r"^(?:File \[?(?P<path8>[^\n\]]{1,1000}?):\d{1,7}\]?(?:\([^)\n]{0,1000}\))?, in "
+    r"(?P<name8>[\w.<>]{1,200})\("
+    r"|(?P<path>(?:[A-Za-z]:)?[/\\~<][^\n]{0,999}?) in (?P<name>[\w.<>]{1,200})(?:\(|$))",
+    re.M,
+)
+_IPYTHON_RAN = re.compile(r"^-{1,8}> ?\d{1,7} ?([^\n]{0,1000})", re.M)
+
 
 def squeeze(text: str) -> str:
     """``text`` with every whitespace character removed: wrapping cannot split a phrase.
@@ -196,11 +209,43 @@ def _text_block(block: str, *, traceback: bool) -> ErrorBlock:
     code: list[str] = []
     raised = None
     if traceback:
-        matches = list(_FRAME.finditer(block))
-        frames = [(m.group(1), m.group(2), None) for m in matches]
-        code = [m.group(3).strip() for m in matches if m.group(3)]
-        raised = _raising([(m.group(1), m.group(2), (m.group(3) or "").strip()) for m in matches])
+        lines = _frames(block) or _ipython_frames(block)
+        frames = [(path, function, None) for path, function, _ in lines]
+        code = [line for _, _, line in lines if line]
+        raised = _raising(lines)
     return ErrorBlock.of(named, block, frames, code, raised)
+
+
+def _frames(block: str) -> list[tuple[str, str, str]]:
+    """The frames of a Python traceback: ``(path, function, the line that ran or "")``."""
+    return [(m[1], m[2], (m[3] or "").strip()) for m in _FRAME.finditer(block)]
+
+
+def _ipython_frames(block: str) -> list[tuple[str, str, str]]:
+    """The frames of an IPython or Jupyter traceback, each with the line marked as run.
+
+    Example:
+      >>> [(path, function, ran)] = _ipython_frames(
+      ...     "/venv/jax/_src/numpy/lax_numpy.py in nonzero(a, size)\\n"
+      ...     "   4120   mask = a != 0\\n"
+      ...     "-> 4121   size = int(mask.sum())\\n"
+      ... )
+      >>> function, ran
+      ('nonzero', 'size = int(mask.sum())')
+    """
+    headers = list(_IPYTHON_FRAME.finditer(block))
+    ran = list(_IPYTHON_RAN.finditer(block))
+    lines, r = [], 0
+    for i, header in enumerate(headers):
+        end = headers[i + 1].start() if i + 1 < len(headers) else len(block)
+        while r < len(ran) and ran[r].start() < header.end():
+            r += 1
+        line = ran[r][1].strip() if r < len(ran) and ran[r].start() < end else ""
+        path, function = header["path8"] or header["path"], header["name8"] or header["name"]
+        # IPython 8 qualifies the name (Tracer.__bool__, f.<locals>.<lambda>); Python's
+        # tracebacks, and JAX's messages, name the function alone.
+        lines.append((path, function.rsplit(".", 1)[-1], line))
+    return lines
 
 
 def _exception_frames(tb: types.TracebackType | None) -> list[Frame] | None:

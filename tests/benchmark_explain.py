@@ -8,8 +8,8 @@ that the figures are ratios on whatever machine runs it:
     python tests/benchmark_explain.py --mb 2 10  # other sizes
 
 The kinds: a CI log of real pasted errors from the corpora, one after another; blank lines; one
-character repeated; traceback frame lines (what the frame reader walks); and JAX error names
-without messages.
+character repeated; traceback frame lines, as Python and as IPython print them (what the frame
+readers walk); and JAX error names without messages.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from score_explain import load_corpus  # noqa: E402
 
 import jaxpurity  # noqa: E402
 
+_IPYTHON_FRAME = "/venv/lib/jax/_src/core.py in error(x)\n   11 x = 1\n--> 12 raise x\n"
 _FRAME = '  File "/venv/lib/python3.12/site-packages/jax/_src/core.py", line 12, in error\n    x\n'
 
 
@@ -40,6 +41,7 @@ def inputs(megabytes: int) -> dict[str, str]:
         "blank lines": "\n",
         "one character": "a",
         "frame lines": _FRAME,
+        "IPython frames": "Traceback (most recent call last)\n" + _IPYTHON_FRAME * 50,
         "error names": "ConcretizationTypeError TracerBoolConversionError ",
     }
     return {name: (unit * (size // len(unit) + 1))[:size] for name, unit in kinds.items()}

@@ -10,6 +10,7 @@ import textwrap
 import traceback
 
 import jax
+import jax.numpy as jnp
 import pytest
 
 import jaxpurity
@@ -111,3 +112,48 @@ def test_jax_hidden_frames_note_is_not_an_error_of_the_chain():
     blocks = read_error(pasted)
     assert [block.names for block in blocks] == [("TracerBoolConversionError",)], blocks
     assert jaxpurity.explain(pasted).topic == TOPIC
+
+
+def _ipython_traceback(error: BaseException) -> str:
+    """``error`` as IPython and Jupyter print it, by IPython's own formatter, without colours."""
+    ultratb = pytest.importorskip("IPython.core.ultratb")
+    try:
+        formatter = ultratb.FormattedTB(mode="Context", theme_name="nocolor")
+    except TypeError:  # IPython before 9 names its colours differently
+        formatter = ultratb.FormattedTB(mode="Context", color_scheme="NoColor")
+    return formatter.text(type(error), error, error.__traceback__)
+
+
+def test_an_ipython_traceback_gives_the_function_that_raised():
+    # A TracerBoolConversionError in compress's `if` up to JAX 0.10.2; JAX 0.12 says size=.
+    with pytest.raises(jax.errors.JAXTypeError) as info:
+        jax.jit(lambda x: jnp.compress(x > 0, x))(jnp.ones(3))
+    text = _ipython_traceback(info.value)
+
+    assert "in compress" in read_error(text)[0].raised
+    assert jaxpurity.explain(text).topic == "boolean_masks"
+
+
+def test_an_ipython_7_traceback_gives_the_function_that_raised():
+    # IPython 7 and older print "path in function(args)" and mark the line that ran "-->".
+    text = textwrap.dedent("""\
+        ---------------------------------------------------------------------------
+        ConcretizationTypeError                   Traceback (most recent call last)
+        <ipython-input-4-8e3f1c2b7d10> in <module>
+        ----> 1 total = jit_sum(data, ids, 3)
+
+        /usr/local/lib/python3.7/dist-packages/jax/_src/ops/scatter.py in segment_sum(data, ...)
+            345   if num_segments is None:
+            346     num_segments = jnp.max(segment_ids) + 1
+        --> 347   num_segments = int(num_segments)
+
+        ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected
+        """)
+    block = read_error(text)[0]
+
+    assert block.frames == (
+        ("<ipython-input-4-8e3f1c2b7d10>", "<module>", None),
+        ("/usr/local/lib/python3.7/dist-packages/jax/_src/ops/scatter.py", "segment_sum", None),
+    )
+    assert block.raised.endswith("in segment_sum\nnum_segments = int(num_segments)")
+    assert jaxpurity.explain(text).topic == "static_arguments"

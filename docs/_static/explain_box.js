@@ -22,6 +22,8 @@
   const JAX_MACHINERY = /(?:^|[/\\])jax[/\\](?:_src[/\\])?(?:core|errors|traceback_util|source_info_util)\.py$/;
   const FRAME = /^[ \t]*File "([^"\n]{1,1000})", line \d+, in (\S{1,200})[ \t]*(?:\n([ \t]+\S[^\n]{0,1000}))?/gm;
   const JAX_SOURCE = /(?:^|[/\\])jax[/\\]_src[/\\]/;
+  const IPYTHON_FRAME = /^(?:File \[?(?<path8>[^\n\]]{1,1000}?):\d{1,7}\]?(?:\([^)\n]{0,1000}\))?, in (?<name8>[\w.<>]{1,200})\(|(?<path>(?:[A-Za-z]:)?[/\\~<][^\n]{0,999}?) in (?<name>[\w.<>]{1,200})(?:\(|$))/gm;
+  const IPYTHON_RAN = /^-{1,8}> ?\d{1,7} ?([^\n]{0,1000})/gm;
   const MAX_BLOCKS = 16;
 
   const squeeze = (text) => text.replace(/\s+/g, "");
@@ -70,19 +72,35 @@
     let raised = null;
     const code = [];
     if (block.slice(0, 300).includes("Traceback (most recent call last)")) {
-      frames = [];
-      for (const m of block.matchAll(FRAME)) {
-        frames.push([m[1], m[2]]);
-        if (m[3]) code.push(m[3].trim());
+      let lines = [...block.matchAll(FRAME)].map((m) => [m[1], m[2], m[3] ? m[3].trim() : ""]);
+      if (!lines.length) lines = ipythonFrames(block);
+      frames = lines.map(([path, name]) => [path, name]);
+      for (const [path, name, line] of lines) {
+        if (line) code.push(line);
         // The code that raised: the innermost frame outside JAX's error machinery.
-        if (!JAX_MACHINERY.test(m[1])) {
-          const line = m[3] ? m[3].trim() : "";
-          raised = `${m[1]} in ${m[2]}` + (line ? `\n${line}` : "");
-        }
+        if (!JAX_MACHINERY.test(path)) raised = `${path} in ${name}` + (line ? `\n${line}` : "");
       }
     }
     const text = spaced(block);
     return { names, text, squeezed: squeeze(text), frames, code, raised };
+  }
+
+  // IPython's and Jupyter's frames, each with the line marked as run ("-->").
+  function ipythonFrames(block) {
+    const headers = [...block.matchAll(IPYTHON_FRAME)];
+    const ran = [...block.matchAll(IPYTHON_RAN)];
+    const lines = [];
+    let r = 0;
+    headers.forEach((header, i) => {
+      const end = i + 1 < headers.length ? headers[i + 1].index : block.length;
+      const headerEnd = header.index + header[0].length;
+      while (r < ran.length && ran[r].index < headerEnd) r += 1;
+      const line = r < ran.length && ran[r].index < end ? ran[r][1].trim() : "";
+      const g = header.groups;
+      // IPython 8 qualifies the name (Tracer.__bool__); Python's tracebacks name it alone.
+      lines.push([g.path8 || g.path, (g.name8 || g.name).split(".").pop(), line]);
+    });
+    return lines;
   }
 
   function readError(text) {
