@@ -201,6 +201,19 @@ _ARRAY_CONVERSION = (
         "JAX 0.1.49 and older to 0.1.67 (git history)",
     ),
 )
+# jit given an argument that is not an array, nor a pytree of arrays, and not static.
+_NOT_AN_ARRAY = (
+    Wording(
+        r"Error interpreting argument to .{1,300}? as an abstract array",
+        "JAX 0.4.35, 0.10.2, 0.12.0.1 (live); pasted in jax-ml/jax#23860 (2024)",
+        regex=True,
+    ),
+    Wording(
+        r"of type <class '[\w.]{1,200}'> is not a valid JAX type",
+        "JAX before 0.4.30: pasted in jax-ml/jax#13914 (2023)",
+        regex=True,
+    ),
+)
 _SHAPES = Wording(
     "Shapes must be 1D sequences of concrete values of integer type",
     "JAX 0.1.49 and older to 0.12.0.1 (git history)",
@@ -792,6 +805,21 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         fix="Mark the argument static (jax.jit(f, static_argnames='n')) so it stays a Python "
         "value; key dicts and caches by Python values (shapes, settings), never by traced "
         "arrays.",
+    ),
+    # A setting jit cannot trace (a string, a function) passed as an ordinary argument wants
+    # static_argnames. Not an object of another class: that message comes as often from one
+    # handed to jax.numpy (a library's variable class unwrapped: keras-team/keras#19186).
+    KnownError(
+        errors=("TypeError",),
+        topic="static_arguments",
+        wordings=_NOT_AN_ARRAY,
+        when=r"of type <class '(?:str|int|float|bool|complex|NoneType|function|type|slice)'>",
+        scenario="A jitted function was called with an argument jit cannot trace, such as a "
+        "string ('add', 'relu'), and it was not marked static.",
+        cause="jit traces every argument not marked static as an array; a string or a function "
+        "has no array form, so jit cannot make a tracer for it.",
+        fix="Mark it static: jax.jit(f, static_argnames='mode'), so each value compiles its "
+        "own program; pass numbers as arrays only when they are data.",
     ),
     KnownError(
         errors=("ValueError",),

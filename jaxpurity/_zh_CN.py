@@ -506,6 +506,30 @@ MESSAGES: dict[str, str] = {
         "用花括号写格式，每个值一个：jax.debug.print('x = {} y = {:.3f}', x, y)，或者按名字："
         "jax.debug.print('x = {x}', x=x)。"
     ),
+    # static_arguments (a setting jit cannot trace): scenario
+    (
+        "A jitted function was called with an argument jit cannot trace, such as a string "
+        "('add', 'relu'), and it was not marked static."
+    ): (
+        "调用经过 jit 的函数时传入了 jit 无法追踪的参数，比如字符串（'add'、'relu'），"
+        "却没有把它标记为静态。"
+    ),
+    # static_arguments (a setting jit cannot trace): cause
+    (
+        "jit traces every argument not marked static as an array; a string or a function has no "
+        "array form, so jit cannot make a tracer for it."
+    ): (
+        "jit 会把每个没有标记为静态的参数当作数组来追踪；字符串或函数没有数组形式，"
+        "所以 jit 无法为它生成 tracer。"
+    ),
+    # static_arguments (a setting jit cannot trace): fix
+    (
+        "Mark it static: jax.jit(f, static_argnames='mode'), so each value compiles its own "
+        "program; pass numbers as arrays only when they are data."
+    ): (
+        "把它标记为静态：jax.jit(f, static_argnames='mode')，这样每个值各自编译一份程序；"
+        "只有当数字是数据时，才把它们作为数组传入。"
+    ),
     # static_arguments: scenario
     (
         "A jitted function passed a traced value where Python needs a hashable one: a static "

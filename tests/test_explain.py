@@ -676,6 +676,23 @@ def test_every_other_page_is_a_page_that_is_not_the_entrys_own() -> None:
         assert len(set(known.see_also)) == len(known.see_also), known.scenario
 
 
+@pytest.mark.parametrize("form", FORMS)
+def test_explain_sends_a_string_argument_of_jit_to_static_arguments(form: str) -> None:
+    with pytest.raises(TypeError, match="abstract array") as info:
+        jax.jit(lambda x, op: x if op == "add" else -x)(1.0, "add")
+    assert jaxpurity.explain(FORMS[form](info.value)).topic == "static_arguments"
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_explain_does_not_claim_an_object_handed_to_jax_numpy(form: str) -> None:
+    class Variable:  # a library's variable class, not unwrapped before jnp (keras#19186)
+        pass
+
+    with pytest.raises(TypeError) as info:
+        jnp.sin(Variable())
+    assert not jaxpurity.explain(FORMS[form](info.value)).recognised
+
+
 _FRAME_IN = """Traceback (most recent call last):
   File "{path}", line 9, in {function}
     {line}
