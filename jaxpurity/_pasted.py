@@ -248,26 +248,24 @@ def _ipython_frames(block: str) -> list[tuple[str, str, str]]:
     return lines
 
 
-def _exception_frames(tb: types.TracebackType | None) -> list[Frame] | None:
+def _exception_frames(
+    tb: types.TracebackType | None,
+) -> tuple[list[Frame] | None, str | None]:
+    """An exception's frames, and the code that raised it (see :attr:`ErrorBlock.raised`)."""
     if tb is None:
-        return None
+        return None, None
     frames: list[Frame] = []
+    lines: list[int] = []
     while tb is not None:
         code = tb.tb_frame.f_code
         frames.append((code.co_filename, code.co_name, code.co_firstlineno))
+        lines.append(tb.tb_lineno)
         tb = tb.tb_next
-    return frames
-
-
-def _exception_raised(tb: types.TracebackType | None) -> str | None:
-    """The code that raised an exception (see :attr:`ErrorBlock.raised`), with its line."""
-    lines = []
-    while tb is not None:
-        path = tb.tb_frame.f_code.co_filename
-        source = linecache.getline(path, tb.tb_lineno).strip()
-        lines.append((path, tb.tb_frame.f_code.co_name, source))
-        tb = tb.tb_next
-    return _raising(lines)
+    for (path, function, _), line in zip(reversed(frames), reversed(lines), strict=True):
+        if not _JAX_MACHINERY.search(path):
+            ran = linecache.getline(path, line).strip()
+            return frames, _raising([(path, function, ran)])
+    return frames, None
 
 
 def _stack_frames() -> list[Frame]:
@@ -333,11 +331,10 @@ def read_error(error: BaseException | str) -> list[ErrorBlock]:
     while current is not None and id(current) not in seen:
         seen.add(id(current))
         names = [cls.__name__ for cls in type(current).__mro__]
-        frames = _exception_frames(current.__traceback__)
+        frames, raised = _exception_frames(current.__traceback__)
         if frames is None and current is error:
             frames = _stack_frames()
         if names[0] != _JAX_FRAMES_NOTE:
-            raised = _exception_raised(current.__traceback__)
             chain.append(ErrorBlock.of(names, _message(current), frames, None, raised))
         current = current.__cause__ or (
             None if current.__suppress_context__ else current.__context__
