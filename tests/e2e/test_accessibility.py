@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -36,9 +37,11 @@ from test_site import PAGES, VIEWPORT
 
 AXE_VERSION = "4.14.1"
 NPM_TIMEOUT_S = 300
-# Installs tried before the tests fail: one CI run lost every accessibility test to one
-# "self-signed certificate in certificate chain" from the registry, which the next run did not see.
-NPM_TRIES = 2
+# Installs tried before the tests fail, waiting longer after each failure: two CI runs (in
+# different sessions) lost every accessibility test to "self-signed certificate in certificate
+# chain" from the registry, twice in a row the second time, which a try minutes later did not see.
+NPM_TRIES = 5
+NPM_WAIT_S = 15  # after the first failure; then 30, 45, 60
 
 PHONE = {"width": 390, "height": 844}
 WIDTHS = {"desktop": VIEWPORT, "phone": PHONE}
@@ -136,7 +139,9 @@ def axe_script(request: pytest.FixtureRequest) -> Path:
                 pytrace=False,
             )
         install = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund"]
-        for _ in range(NPM_TRIES):  # a registry or proxy that fails once (CI saw a TLS error)
+        for attempt in range(NPM_TRIES):  # a registry or proxy that fails for a while
+            if attempt:
+                time.sleep(NPM_WAIT_S * attempt)
             done = subprocess.run(
                 [*install, "--ignore-scripts", f"axe-core@{AXE_VERSION}"],
                 capture_output=True,
