@@ -1219,11 +1219,18 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     ),
     # -- Callbacks: jax.pure_callback, jax.experimental.io_callback -----------------------------
     KnownError(
-        errors=("ValueError",),
+        errors=("ValueError", "NotImplementedError"),
         topic="callbacks",
         wordings=(
             Wording("Pure callbacks do not support JVP", "JAX 0.3.17 to 0.12.0.1 (git history)"),
             Wording("IO callbacks do not support JVP", "JAX 0.4.2 to 0.12.0.1 (git history)"),
+            Wording(
+                r"(?:JVP rule is|differentiation rules are) implemented only for id_tap, not "
+                r"for call",
+                "jax.experimental.host_callback.call, pure_callback's forerunner: JAX 0.2.9 to "
+                "0.4.34 (git history); pasted in PennyLaneAI/pennylane#2163 (2022)",
+                regex=True,
+            ),
             Wording(
                 r"(?:Pure|IO) callbacks do not support transpose",
                 "JAX 0.3.17 (Pure), 0.4.2 (IO) to 0.12.0.1 (git history); pasted in "
@@ -1264,6 +1271,11 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         topic="callbacks",
         wordings=(
             Wording("Cannot `vmap` ordered IO callback", "JAX 0.4.2 to 0.12.0.1 (git history)"),
+            Wording(
+                "batching rules are implemented only for id_tap, not for call",
+                "jax.experimental.host_callback.call under vmap: JAX 0.2.9 to 0.4.34 (git "
+                "history)",
+            ),
             Wording(
                 "argument of jax.pure_callback was removed in JAX v0.6.0",
                 "vectorized=: JAX 0.6.0 to 0.9.x (git history)",
