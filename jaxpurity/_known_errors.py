@@ -1273,8 +1273,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
             Wording("Cannot `vmap` ordered IO callback", "JAX 0.4.2 to 0.12.0.1 (git history)"),
             Wording(
                 "batching rules are implemented only for id_tap, not for call",
-                "jax.experimental.host_callback.call under vmap: JAX 0.2.9 to 0.4.34 (git "
-                "history)",
+                "jax.experimental.host_callback.call under vmap: JAX 0.2.9 to 0.4.34 (git history)",
             ),
             Wording(
                 "argument of jax.pure_callback was removed in JAX v0.6.0",
