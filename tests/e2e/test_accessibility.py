@@ -7,21 +7,17 @@ that the site once broke and now keeps (``KEPT``). The terminal summary counts e
 of any impact, by rule. The banner that names the JAX version is checked on a phone as a reader
 meets it: its whole message shows, and Tab never stops on it.
 
-axe-core ``AXE_VERSION`` comes from the npm registry: the first run installs it with
-``npm install`` into pytest's cache (``.pytest_cache/d/axe-core-<version>``), and later runs reuse
-it; ``JAXPURITY_AXE`` names an ``axe.min.js`` to use instead (offline). The tests run only with
-``JAXPURITY_E2E=1``, and a missing npm or a failed install is then an error, never a skip.
+axe-core ``AXE_VERSION`` comes from PyPI, as the ``axe.min.js`` that the wheel of
+axe-playwright-python (pinned in tox.ini's e2e env) carries; ``JAXPURITY_AXE`` names another
+``axe.min.js`` of that version to use instead. The tests run only with ``JAXPURITY_E2E=1``, and a
+missing or other axe-core is then an error, never a skip.
 """
 
 from __future__ import annotations
 
 import collections
-import json
 import os
 import re
-import shutil
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -35,13 +31,9 @@ if os.environ.get("JAXPURITY_E2E") != "1":
 from _site import block_external
 from test_site import PAGES, VIEWPORT
 
-AXE_VERSION = "4.14.1"
-NPM_TIMEOUT_S = 300
-# Installs tried before the tests fail, waiting longer after each failure: two CI runs (in
-# different sessions) lost every accessibility test to "self-signed certificate in certificate
-# chain" from the registry, twice in a row the second time, which a try minutes later did not see.
-NPM_TRIES = 5
-NPM_WAIT_S = 15  # after the first failure; then 30, 45, 60
+# PyPI, not npm: CI lost every accessibility test to the npm registry's "self-signed certificate
+# in certificate chain" in three sessions, five tries over two and a half minutes the last time.
+AXE_VERSION = "4.12.1"  # what axe-playwright-python 0.1.8 bundles
 
 PHONE = {"width": 390, "height": 844}
 WIDTHS = {"desktop": VIEWPORT, "phone": PHONE}
@@ -120,43 +112,25 @@ def new_context(browser, base_url: str, width: str, a11y_js: bool = True):
 
 
 @pytest.fixture(scope="session")
-def axe_script(request: pytest.FixtureRequest) -> Path:
-    """axe-core's ``axe.min.js``: ``JAXPURITY_AXE``, else ``AXE_VERSION`` installed by npm."""
+def axe_script() -> Path:
+    """axe-core's ``axe.min.js``: ``JAXPURITY_AXE``, else the one axe-playwright-python carries."""
     if os.environ.get("JAXPURITY_AXE"):
         script = Path(os.environ["JAXPURITY_AXE"])
         if not script.is_file():
             pytest.fail(f"JAXPURITY_AXE={script} is no file", pytrace=False)
-        return script
-    prefix = request.config.cache.mkdir(f"axe-core-{AXE_VERSION}")
-    script = prefix / "node_modules" / "axe-core" / "axe.min.js"
-    if not script.is_file():
-        npm = shutil.which("npm")
-        if npm is None:
+    else:
+        try:
+            import axe_playwright_python
+        except ImportError:
             pytest.fail(
-                f"axe-core {AXE_VERSION} comes from the npm registry, and there is no npm: "
-                "install Node.js with npm (`apt-get install npm`), or set JAXPURITY_AXE to an "
-                "axe.min.js",
+                f"axe-core {AXE_VERSION} comes from PyPI's axe-playwright-python: run "
+                "`tox -e e2e`, or `pip install axe-playwright-python==0.1.8`, or set "
+                "JAXPURITY_AXE to an axe.min.js",
                 pytrace=False,
             )
-        install = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund"]
-        for attempt in range(NPM_TRIES):  # a registry or proxy that fails for a while
-            if attempt:
-                time.sleep(NPM_WAIT_S * attempt)
-            done = subprocess.run(
-                [*install, "--ignore-scripts", f"axe-core@{AXE_VERSION}"],
-                capture_output=True,
-                text=True,
-                timeout=NPM_TIMEOUT_S,
-            )
-            if done.returncode == 0 and script.is_file():
-                break
-        if done.returncode != 0 or not script.is_file():
-            pytest.fail(
-                f"`npm install axe-core@{AXE_VERSION}` into {prefix} failed "
-                f"(exit {done.returncode}):\n{done.stderr[-2000:]}",
-                pytrace=False,
-            )
-    installed = json.loads((script.parent / "package.json").read_text())["version"]
+        script = Path(axe_playwright_python.__file__).with_name("axe.min.js")
+    header = re.match(r"/\*! axe v(\S+)", script.read_text(encoding="utf-8")[:100])
+    installed = header.group(1) if header else "no axe-core"
     assert installed == AXE_VERSION, f"{script} is axe-core {installed}, not {AXE_VERSION}"
     return script
 
