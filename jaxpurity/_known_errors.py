@@ -807,13 +807,17 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "arrays.",
     ),
     # A setting jit cannot trace (a string, a function) passed as an ordinary argument wants
-    # static_argnames. Not an object of another class: that message comes as often from one
-    # handed to jax.numpy (a library's variable class unwrapped: keras-team/keras#19186).
+    # static_argnames. A function may be a jitted one (jnp.sin is a PjitFunction), a NumPy
+    # ufunc, a partial, a builtin or a bound method (JAX 0.4.35 and 0.12.0.1, live). Not an
+    # object of another class: that message comes as often from one handed to jax.numpy (a
+    # library's variable class unwrapped: keras-team/keras#19186).
     KnownError(
         errors=("TypeError",),
         topic="static_arguments",
         wordings=_NOT_AN_ARRAY,
-        when=r"of type <class '(?:str|int|float|bool|complex|NoneType|function|type|slice)'>",
+        when=r"of type <class '(?:str|int|float|bool|complex|NoneType|function|type|slice|method"
+        r"|builtin_function_or_method|functools\.partial|numpy\.ufunc|jaxlib\.[\w.]{1,40}"
+        r"\.PjitFunction)'>",
         scenario="A jitted function was called with an argument jit cannot trace, such as a "
         "string ('add', 'relu'), and it was not marked static.",
         cause="jit traces every argument not marked static as an array; a string or a function "
@@ -846,6 +850,27 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
         "@dataclass(frozen=True) or NamedTuple instead of a config class. Pass arrays and "
         "numbers as ordinary traced arguments, or make the object a pytree "
         "(jaxpurity.dataclass, with static_field for the settings that choose code).",
+    ),
+    KnownError(
+        errors=("ValueError",),
+        topic="static_objects",
+        wordings=(
+            Wording(
+                "static arguments should be comparable using __eq__",
+                "JAX 0.4.35, 0.6.2, 0.10.2 and 0.12.0.1 (live: a static dataclass with a NumPy "
+                "array field, called twice); pasted in jax-ml/jax#9290 (2022)",
+            ),
+        ),
+        scenario="jit compared a static argument with the one it cached (on a later call) and "
+        "the comparison raised: an object whose __eq__ compares an array field "
+        "('The truth value of an array with more than one element is ambiguous'), or one "
+        "that cannot be compared with the other's type.",
+        cause="jit finds a compiled program by the static arguments' hash and then ==, which "
+        "must return one bool; a dataclass's generated __eq__ compares its fields as a tuple, "
+        "and an array field makes that comparison an array.",
+        fix="Keep arrays out of static arguments: pass them as ordinary traced arguments (or "
+        "make the object a pytree, with jaxpurity.dataclass, whose array fields are leaves); "
+        "give a static object fields that compare as one bool (numbers, strings, tuples).",
     ),
     KnownError(
         errors=("NonConcreteBooleanIndexError",),

@@ -6,6 +6,7 @@ wording on every supported version; nothing here is a pasted message.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import logging
@@ -193,6 +194,22 @@ def _traced_shape() -> None:
 
 def _non_hashable_static() -> None:
     jax.jit(lambda x, config: x * config["scale"], static_argnames="config")(1.0, {"scale": 2.0})
+
+
+@dataclasses.dataclass(frozen=True)
+class _Weights:
+    """A static argument whose generated ``__eq__`` compares an array field."""
+
+    values: np.ndarray
+
+    def __hash__(self) -> int:
+        return hash(self.values.tobytes())
+
+
+def _static_array_field_compared() -> None:
+    scaled = jax.jit(lambda x, weights: x * weights.values.sum(), static_argnums=1)
+    scaled(1.0, _Weights(np.ones(3)))
+    scaled(1.0, _Weights(np.ones(3)))  # jit compares it with the cached one: an array
 
 
 def _traced_slice() -> None:
@@ -478,6 +495,7 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "retrace": (_retrace, "static_arguments"),
     "traced_shape": (_traced_shape, "static_arguments"),
     "non_hashable_static": (_non_hashable_static, "static_objects"),
+    "static_array_field_compared": (_static_array_field_compared, "static_objects"),
     "traced_slice": (_traced_slice, "dynamic_slicing"),
     "vmapped_slice": (_vmapped_slice, "dynamic_slicing"),
     "boolean_mask": (_boolean_mask, "boolean_masks"),
@@ -681,6 +699,17 @@ def test_explain_sends_a_string_argument_of_jit_to_static_arguments(form: str) -
     with pytest.raises(TypeError, match="abstract array") as info:
         jax.jit(lambda x, op: x if op == "add" else -x)(1.0, "add")
     assert jaxpurity.explain(FORMS[form](info.value)).topic == "static_arguments"
+
+
+@pytest.mark.parametrize(
+    "function",
+    [jnp.sin, np.sin, functools.partial(jnp.add, 1.0), max, _Weights(np.ones(2)).__repr__],
+    ids=["jitted", "ufunc", "partial", "builtin", "method"],
+)
+def test_explain_sends_any_kind_of_function_given_to_jit_to_static_arguments(function) -> None:
+    with pytest.raises(TypeError, match="abstract array") as info:
+        jax.jit(lambda x, f: f(x))(1.0, function)  # fails before f is called
+    assert jaxpurity.explain(info.value).topic == "static_arguments"
 
 
 @pytest.mark.parametrize("form", FORMS)
