@@ -720,6 +720,36 @@ MESSAGES: dict[str, str] = {
         " 代替配置类。数组和数值作为普通的被追踪参数传入，或者把对象做成 pytree（jaxpurity.dataclas"
         "s，对决定代码走向的配置项使用 static_field）。"
     ),
+    # static_objects (a static argument that cannot be compared): scenario
+    (
+        "jit compared a static argument with the one it cached (on a later call) and the "
+        "comparison raised: an object whose __eq__ compares an array field ('The truth value of an "
+        "array with more than one element is ambiguous'), or one that cannot be compared with the "
+        "other's type."
+    ): (
+        "jit（在后来的一次调用中）把静态参数与缓存中的那个相比较，而比较本身出错了：对象的 __eq__ "
+        "比较了一个数组字段（'The truth value of an array with more than one element is ambiguous'"
+        "），或者它无法与另一个对象的类型相比较。"
+    ),
+    # static_objects (a static argument that cannot be compared): cause
+    (
+        "jit finds a compiled program by the static arguments' hash and then ==, which must "
+        "return one bool; a dataclass's generated __eq__ compares its fields as a tuple, and an "
+        "array field makes that comparison an array."
+    ): (
+        "jit 先按静态参数的哈希值、再用 == 查找编译好的程序，而 == 必须返回单个 bool；"
+        "dataclass 生成的 __eq__ 把各字段当作元组来比较，数组字段会让这次比较的结果变成一个数组。"
+    ),
+    # static_objects (a static argument that cannot be compared): fix
+    (
+        "Keep arrays out of static arguments: pass them as ordinary traced arguments (or make the "
+        "object a pytree, with jaxpurity.dataclass, whose array fields are leaves); give a static "
+        "object fields that compare as one bool (numbers, strings, tuples)."
+    ): (
+        "不要把数组放进静态参数：把它们作为普通的被追踪参数传入（或者用 jaxpurity.dataclass 把对象"
+        "做成 pytree，数组字段就成了叶子）；静态对象的字段应能比较出单个 bool（数值、字符串、元组）"
+        "。"
+    ),
     # boolean_masks: scenario
     ("A jitted function indexed an array with a boolean mask, as in x[x > 0]."): (
         "经过 jit 的函数用布尔掩码对数组做了索引，例如 x[x > 0]。"
