@@ -4,20 +4,20 @@ The whole public API is re-exported here; each private module holds one idea.
 """
 
 from jaxpurity._capture import ExceptionInfo, Printed, clean_paths, printed, raises
-from jaxpurity._collect import collect
-from jaxpurity._control import cond, fori_loop, scan, switch, while_loop
-from jaxpurity._explain import Explanation, explain
-from jaxpurity._install import install, uninstall
-from jaxpurity._install import load_ipython_extension as load_ipython_extension
-from jaxpurity._install import pytest_runtest_logreport as pytest_runtest_logreport
-from jaxpurity._install import unload_ipython_extension as unload_ipython_extension
-from jaxpurity._leaks import Leak, find_leaks
-from jaxpurity._lint import Finding, lint
-from jaxpurity._problems import Problem, PurityReport
-from jaxpurity._purity import check_pure
-from jaxpurity._state import Stateful, dataclass, static_field
-from jaxpurity._traces import RetraceError, count_traces
-from jaxpurity._typediff import TypeMismatchError
+from jaxpurity.checks._leaks import Leak, find_leaks
+from jaxpurity.checks._problems import Problem, PurityReport
+from jaxpurity.checks._purity import check_pure
+from jaxpurity.checks._traces import RetraceError, count_traces
+from jaxpurity.control._collect import collect
+from jaxpurity.control._dropins import cond, fori_loop, scan, switch, while_loop
+from jaxpurity.control._state import Stateful, dataclass, static_field
+from jaxpurity.control._typediff import TypeMismatchError
+from jaxpurity.explainer._explain import Explanation, explain
+from jaxpurity.explainer._install import install, uninstall
+from jaxpurity.explainer._install import load_ipython_extension as load_ipython_extension
+from jaxpurity.explainer._install import pytest_runtest_logreport as pytest_runtest_logreport
+from jaxpurity.explainer._install import unload_ipython_extension as unload_ipython_extension
+from jaxpurity.linter._lint import Finding, lint
 
 __version__ = "0.1.0"
 

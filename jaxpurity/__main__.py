@@ -21,11 +21,11 @@ import sys
 import textwrap
 from pathlib import Path
 
-from jaxpurity._explain import explain
 from jaxpurity._languages import LANGUAGES, from_locale, language
-from jaxpurity._lint import lint_paths
-from jaxpurity._lint_report import FORMATS, report
-from jaxpurity._lint_rules import RULES, Rule, rule
+from jaxpurity.explainer._explain import explain
+from jaxpurity.linter._lint import lint_paths
+from jaxpurity.linter._report import FORMATS, report
+from jaxpurity.linter._rules import RULES, Rule, rule
 
 __all__ = ["main"]
 

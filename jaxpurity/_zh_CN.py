@@ -1,6 +1,6 @@
 """What :func:`jaxpurity.explain` says in Chinese: ``explain(err, lang="zh_CN")``.
 
-Each scenario, cause and fix of :mod:`jaxpurity._known_errors`, and the labels
+Each scenario, cause and fix of :mod:`jaxpurity.explainer._known_errors`, and the labels
 of an explanation, keyed by the English text, as a gettext catalog is;
 ``tests/test_languages.py`` checks that every text has its translation and
 every translation a text. The terms follow
@@ -1363,7 +1363,7 @@ MESSAGES: dict[str, str] = {
         "用 jax.debug.print('x = {}', x) 打印运行时的值（ordered=True 可以保持打印顺序）；或者在 ja"
         "x.disable_jit() 下以即时（eager）模式逐步执行。"
     ),
-    # The labels of an explanation (jaxpurity._explain.Explanation)
+    # The labels of an explanation (jaxpurity.explainer._explain.Explanation)
     "Error": "错误",
     "Scenario": "场景",
     "Cause": "原因",

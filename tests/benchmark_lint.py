@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from jaxpurity._lint import lint_paths, lint_source, python_files  # noqa: E402
-from jaxpurity._lint_rules import RULES  # noqa: E402
+from jaxpurity.linter._lint import lint_paths, lint_source, python_files  # noqa: E402
+from jaxpurity.linter._rules import RULES  # noqa: E402
 
 REPEATS = 3
 EVERY_RULE = frozenset(rule.code for rule in RULES)

@@ -41,7 +41,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # Doctests that show what only newer Pythons have: BaseException.add_note is Python 3.11+.
-_NEEDS_NOTES = {"jaxpurity._install.install"}
+_NEEDS_NOTES = {"jaxpurity.explainer._install.install"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -1,4 +1,4 @@
-"""Tests for jaxpurity/_collect.py: collect(fn, n) is jnp.stack([fn(i) ...]) built on one scan."""
+"""Tests for jaxpurity/control/_collect.py: collect(fn, n) is jnp.stack([fn(i) ...]), one scan."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests for jaxpurity/_control.py: the drop-ins match lax, and explain what lax would not."""
+"""Tests for jaxpurity/control/_dropins.py: the drop-ins match lax, and say what lax does not."""
 
 from __future__ import annotations
 

@@ -27,8 +27,8 @@ import pytest
 import jaxpurity
 import jaxpurity.__main__ as cli
 from jaxpurity._pages import page, url
-from jaxpurity._state import Stateful
-from jaxpurity._typediff import TypeMismatchError, check_same_types
+from jaxpurity.control._state import Stateful
+from jaxpurity.control._typediff import TypeMismatchError, check_same_types
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -686,8 +686,8 @@ def test_explain_adds_no_other_page_where_the_text_says_which() -> None:
 
 
 def test_every_other_page_is_a_page_that_is_not_the_entrys_own() -> None:
-    from jaxpurity._known_errors import KNOWN_ERRORS
     from jaxpurity._pages import PAGES
+    from jaxpurity.explainer._known_errors import KNOWN_ERRORS
 
     for known in KNOWN_ERRORS:
         assert set(known.see_also) <= set(PAGES) - {known.topic}, known.scenario

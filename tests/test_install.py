@@ -1,4 +1,4 @@
-"""Tests for jaxpurity/_install.py: the note on JAX errors, where each error really happens.
+"""Tests for jaxpurity/explainer/_install.py: the note on JAX errors, where each error happens.
 
 Each place is a real process: a script run with ``python``, an IPython kernel driven through
 jupyter_client (as Jupyter does), and a pytest run with ``-p jaxpurity``.

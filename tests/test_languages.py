@@ -13,13 +13,13 @@ import pytest
 
 import jaxpurity
 import jaxpurity.__main__ as cli
-from jaxpurity._known_errors import KNOWN_ERRORS
 from jaxpurity._languages import from_locale, language
 from jaxpurity._pages import url
 from jaxpurity._zh_CN import MESSAGES
+from jaxpurity.explainer._known_errors import KNOWN_ERRORS
 
 KNOWN_TEXTS = {text for k in KNOWN_ERRORS for text in (k.scenario, k.cause, k.fix)}
-EXPLAIN_SOURCE = Path(jaxpurity.__file__).with_name("_explain.py").read_text()
+EXPLAIN_SOURCE = Path(jaxpurity.__file__).parent.joinpath("explainer", "_explain.py").read_text()
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 BACKTICKED = re.compile(r"`[^`]+`")
 

@@ -1,4 +1,4 @@
-"""Tests for jaxpurity/_lint.py and _lint_config.py: lint() over source text, files and
+"""Tests for jaxpurity/linter/_lint.py and _lint_config.py: lint() over source text, files and
 folders; noqa comments; [tool.jaxpurity.lint] settings; files it cannot check."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import pytest
 from lint_cases import found, source
 
 import jaxpurity
-from jaxpurity._lint import python_files
-from jaxpurity._lint_config import read_config
 from jaxpurity._pages import url
+from jaxpurity.linter._config import read_config
+from jaxpurity.linter._lint import python_files
 
 PRINT = """
 import jax
@@ -164,7 +164,7 @@ def test_checks_that_run_out_of_stack_are_a_finding(monkeypatch):
     def too_deep(scopes):
         raise RecursionError
 
-    monkeypatch.setattr(jaxpurity._lint, "check", too_deep)
+    monkeypatch.setattr(jaxpurity.linter._lint, "check", too_deep)
     (finding,) = jaxpurity.lint(source="x = 1\n")
     assert finding.code == "JP000" and "nested too deeply to check" in finding.message
 

@@ -1,5 +1,5 @@
 """Tests for `jaxpurity lint` on the command line (jaxpurity/__main__.py), the flake8 plugin
-(jaxpurity/_flake8.py) and the pre-commit hook (.pre-commit-hooks.yaml)."""
+(jaxpurity/linter/_flake8.py) and the pre-commit hook (.pre-commit-hooks.yaml)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ import yaml
 from lint_cases import source
 
 from jaxpurity import __main__ as cli
-from jaxpurity._flake8 import Plugin
-from jaxpurity._lint_config import tomllib
-from jaxpurity._lint_rules import RULES, rule
+from jaxpurity.linter._config import tomllib
+from jaxpurity.linter._flake8 import Plugin
+from jaxpurity.linter._rules import RULES, rule
 
 ROOT = Path(__file__).resolve().parents[1]
 BUGGY = source(
@@ -161,19 +161,19 @@ def test_the_plugin_reads_the_wrappers_of_the_settings(tmp_path):
 def test_the_plugin_is_registered_with_flake8():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["entry-points"]["flake8.extension"] == {
-        "JP": "jaxpurity._flake8:Plugin"
+        "JP": "jaxpurity.linter._flake8:Plugin"
     }
 
 
 @pytest.mark.skipif(importlib.util.find_spec("flake8") is None, reason="flake8 not installed")
 def test_flake8_reports_the_findings_and_honours_noqa(tmp_path):
     installed = any(
-        e.name == "JP" and e.value == "jaxpurity._flake8:Plugin"
+        e.name == "JP" and e.value == "jaxpurity.linter._flake8:Plugin"
         for e in importlib.metadata.entry_points(group="flake8.extension")
     )
     if not installed:  # imported from the source tree: load it through local-plugins
         (tmp_path / "setup.cfg").write_text(
-            "[flake8:local-plugins]\nextension =\n    JP = jaxpurity._flake8:Plugin\n"
+            "[flake8:local-plugins]\nextension =\n    JP = jaxpurity.linter._flake8:Plugin\n"
             f"paths = {ROOT}\n"
         )
     (tmp_path / "buggy.py").write_text(BUGGY)

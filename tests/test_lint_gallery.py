@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 import jaxpurity
-from jaxpurity._lint_rules import RULES
 from jaxpurity._pages import SECTIONS, script
+from jaxpurity.linter._rules import RULES
 
 ROOT = Path(__file__).resolve().parents[1]
 _HEADING = re.compile(r"^# (?P<title>\S.*)\n# -{3,}$", re.M)

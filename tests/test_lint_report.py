@@ -1,4 +1,4 @@
-"""Tests for jaxpurity/_lint_report.py: the text, JSON and SARIF reports of findings."""
+"""Tests for jaxpurity/linter/_report.py: the text, JSON and SARIF reports of findings."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from lint_cases import source
 
 import jaxpurity
-from jaxpurity._lint_report import SARIF_SCHEMA, as_json, as_sarif, as_text, report
-from jaxpurity._lint_rules import RULES
+from jaxpurity.linter._report import SARIF_SCHEMA, as_json, as_sarif, as_text, report
+from jaxpurity.linter._rules import RULES
 
 SNIPPET = source(
     """

@@ -1,4 +1,4 @@
-"""Tests for jaxpurity/_lint_rules.py and _lint_checks.py: each rule finds its bug, and not
+"""Tests for jaxpurity/linter/_rules.py and _lint_checks.py: each rule finds its bug, and not
 the look-alikes that are fine.
 
 Every case is a snippet whose expected findings are marked ``# expect: JPxxx`` on their
@@ -16,8 +16,8 @@ from __future__ import annotations
 import pytest
 from lint_cases import expected, found, source
 
-from jaxpurity._lint_rules import RULES, rule, selected
 from jaxpurity._pages import PAGES
+from jaxpurity.linter._rules import RULES, rule, selected
 
 # -- each rule: code, snippet; the snippet's marks say what must be found -------------------
 

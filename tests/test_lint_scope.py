@@ -1,4 +1,4 @@
-"""Tests for jaxpurity/_lint_scope.py (with _lint_wrappers, _lint_names and _lint_taint):
+"""Tests for jaxpurity/linter/_scope.py (with _lint_wrappers, _lint_names and _lint_taint):
 which functions JAX traces, by which transformation, and which of their values are traced.
 """
 
@@ -9,9 +9,9 @@ import ast
 import pytest
 from lint_cases import source
 
-from jaxpurity._lint_names import Names
-from jaxpurity._lint_scope import MAX_CALL_DEPTH, Scopes
-from jaxpurity._lint_wrappers import TRANSFORMS, jit_like
+from jaxpurity.linter._names import Names
+from jaxpurity.linter._scope import MAX_CALL_DEPTH, Scopes
+from jaxpurity.linter._wrappers import TRANSFORMS, jit_like
 
 
 def scopes_of(snippet: str, wrappers: frozenset[str] = frozenset()) -> Scopes:

@@ -1,4 +1,4 @@
-"""Tests for jaxpurity/_pasted.py: errors read as people paste them.
+"""Tests for jaxpurity/explainer/_pasted.py: errors read as people paste them.
 
 The errors are raised live by the installed JAX, then dressed the way tools print them:
 colours, CRLF, IPython headers, pytest lines, wrapping, chaining, a tail with JAX's link.
@@ -15,7 +15,7 @@ import pytest
 
 import jaxpurity
 from jaxpurity._pages import page
-from jaxpurity._pasted import read_error
+from jaxpurity.explainer._pasted import read_error
 
 
 def _raised() -> BaseException:

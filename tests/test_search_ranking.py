@@ -10,9 +10,9 @@ import pytest
 from search_ranking import ERROR_INDEX, SCORER, captured_wordings, keywords, phrases, use_scorer
 from sphinx.application import Sphinx
 
-from jaxpurity._explain import distinctive
-from jaxpurity._known_errors import KNOWN_ERRORS
 from jaxpurity._pages import page
+from jaxpurity.explainer._explain import distinctive
+from jaxpurity.explainer._known_errors import KNOWN_ERRORS
 
 GLOBAL_COUNTER = page("global_counter").removesuffix(".html")
 INPLACE_UPDATES = page("inplace_updates").removesuffix(".html")

@@ -1,4 +1,4 @@
-"""Tests for jaxpurity._state: jaxpurity.dataclass, static_field and Stateful.
+"""Tests for jaxpurity.control._state: jaxpurity.dataclass, static_field and Stateful.
 
 Tests that take ``run`` (tests/conftest.py) run on every device, eagerly and
 under jit. A Stateful is never called inside jit, so its tests read the device

@@ -1,4 +1,4 @@
-"""Tests for jaxpurity/_typediff.py: the pytree diff, and its messages."""
+"""Tests for jaxpurity/control/_typediff.py: the pytree diff, and its messages."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from jaxpurity import TypeMismatchError
 from jaxpurity._leaftypes import describe_leaf
-from jaxpurity._typediff import (
+from jaxpurity.control._typediff import (
     check_carry,
     check_castable,
     check_same_types,

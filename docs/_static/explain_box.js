@@ -1,8 +1,8 @@
 /* The paste box: jaxpurity.explain in the browser, for pasted text.
  *
- * A port of jaxpurity/_pasted.py (read_error, for text) and jaxpurity/_explain.py (the
+ * A port of jaxpurity/explainer/_pasted.py (read_error, for text) and jaxpurity/explainer/_explain.py (the
  * matcher). The knowledge is window.JAXPURITY_KNOWLEDGE, written at build time from
- * jaxpurity._known_errors (docs/sphinxext/explain_box.py), so the box and explain() use one
+ * jaxpurity.explainer._known_errors (docs/sphinxext/explain_box.py), so the box and explain() use one
  * table; tests/e2e/test_explain_box.py checks that both give the same page for every real
  * error of the corpora. Keep the two in step: a change to the Python matcher comes here too.
  */

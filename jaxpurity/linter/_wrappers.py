@@ -3,7 +3,7 @@
 Knowledge is data: each :class:`Transform` says what kind of trace it makes
 (compiled and cached like ``jit``, batched like ``vmap``, a loop body, ...),
 where its function arguments are, and which parameters of those functions
-receive tracers. :mod:`jaxpurity._lint_scope` reads this table; the rules read
+receive tracers. :mod:`jaxpurity.linter._scope` reads this table; the rules read
 the kinds.
 """
 
@@ -79,7 +79,7 @@ def _lax(prefix: str, names: str) -> dict[str, Transform]:
     return {f"{prefix}.{name}": _LAX[name] for name in names.split()}
 
 
-#: Every transformation by qualified name (see :mod:`jaxpurity._lint_names`).
+#: Every transformation by qualified name (see :mod:`jaxpurity.linter._names`).
 TRANSFORMS: dict[str, Transform] = {
     "jax.jit": _JIT,
     "jax.pmap": Transform("pmap", seeds="pmap"),

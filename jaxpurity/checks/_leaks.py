@@ -1,9 +1,9 @@
 """Find the tracers that escaped a trace, and say in words where each one is stored.
 
-:func:`find_leaks` traces a function once (:mod:`jaxpurity._tracing`), then
+:func:`find_leaks` traces a function once (:mod:`jaxpurity.checks._tracing`), then
 looks for tracers that are still alive although every trace has ended, names
-the place that holds each one (:mod:`jaxpurity._locate`) and the line that
-stored it (:mod:`jaxpurity._source`).
+the place that holds each one (:mod:`jaxpurity.checks._locate`) and the line that
+stored it (:mod:`jaxpurity.checks._source`).
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from jaxpurity._guard import ONE_CHECK_AT_A_TIME, require_plain_python, state_snapshot
 from jaxpurity._introspect import named_arguments, qualname
 from jaxpurity._jax_compat import transformation_of
 from jaxpurity._leaftypes import describe_leaf
-from jaxpurity._locate import Locator, Place
-from jaxpurity._source import store_line
-from jaxpurity._tracing import JitCall, SplitCall, forgetting_traces, trace_once
+from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python, state_snapshot
+from jaxpurity.checks._locate import Locator, Place
+from jaxpurity.checks._source import store_line
+from jaxpurity.checks._tracing import JitCall, SplitCall, forgetting_traces, trace_once
 
 __all__ = ["Leak", "find_leaks", "trace_finding_leaks"]
 
@@ -116,11 +116,11 @@ def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
     tracer is left where you can reach it. The loop bodies and inner ``jit``
     functions it calls run too, even where JAX cached their traces before:
     JAX's caches are bypassed for this one trace, not cleared
-    (``jaxpurity._tracing.uncached_tracing`` says how), and what they keep of
+    (``jaxpurity.checks._tracing.uncached_tracing`` says how), and what they keep of
     it for your code is dropped afterwards, so that repeated checks keep no
     memory. (JAX cannot drop it for a loop body or inner ``jit`` function
     that outlives the trace, on JAX before 0.10.2 or where your own code
-    traced it too: ``jaxpurity._tracing.forgetting_traces``.) JAX's own leak
+    traced it too: ``jaxpurity.checks._tracing.forgetting_traces``.) JAX's own leak
     checker (``jax_check_tracer_leaks``) is switched off during the trace and
     restored after. Call it from plain Python, not inside a transformation
     (it raises a TypeError there); a call in another thread waits for it.

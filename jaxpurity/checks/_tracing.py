@@ -305,7 +305,7 @@ def forgetting_traces() -> Iterator[None]:
     outside ``jit`` (``check_pure``'s eager run) leaves a compiled program
     in JAX's cache of eager primitives; that cache is emptied
     (:func:`jaxpurity._jax_compat.forget_eager_programs`). Blocks run one at
-    a time: callers hold :data:`jaxpurity._guard.ONE_CHECK_AT_A_TIME`.
+    a time: callers hold :data:`jaxpurity.checks._guard.ONE_CHECK_AT_A_TIME`.
     """
     keep, eager = cached_by_caller(), eager_programs()
     try:

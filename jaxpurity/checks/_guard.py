@@ -5,7 +5,7 @@ user's function. They refuse to run inside a JAX transformation, where their
 own traces would mix with the caller's; they run one at a time in a process,
 because they capture ``sys.stdout`` and patch ``os.environ``'s class and the
 clock for a moment; and they record the state the function can reach
-(:class:`jaxpurity._snapshot.Snapshot`) so that they put it all back.
+(:class:`jaxpurity.checks._snapshot.Snapshot`) so that they put it all back.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 from jaxpurity._introspect import named_arguments, qualname, scope_functions
 from jaxpurity._jax_compat import trace_in_progress
 from jaxpurity._leaftypes import is_tracer
-from jaxpurity._snapshot import Binding, Snapshot
-from jaxpurity._tracing import JitCall, flatten_arguments
+from jaxpurity.checks._snapshot import Binding, Snapshot
+from jaxpurity.checks._tracing import JitCall, flatten_arguments
 
 __all__ = [
     "ONE_CHECK_AT_A_TIME",

@@ -19,8 +19,8 @@ from typing import Any
 
 import jax
 
-from jaxpurity._explain import explain
-from jaxpurity._known_errors import KNOWN_ERRORS
+from jaxpurity.explainer._explain import explain
+from jaxpurity.explainer._known_errors import KNOWN_ERRORS
 
 __all__ = [
     "install",

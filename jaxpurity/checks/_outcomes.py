@@ -10,7 +10,7 @@ import jax
 import numpy as np
 
 from jaxpurity._naming import short_repr
-from jaxpurity._tracing import array_leaves
+from jaxpurity.checks._tracing import array_leaves
 
 __all__ = ["Outcome", "agree", "run"]
 

@@ -1,7 +1,7 @@
 """The rules of ``jaxpurity lint``: code, message, the page that explains it, what it cannot see.
 
 Knowledge is data: this table is read by the checker
-(:mod:`jaxpurity._lint_checks`), the reports (text, JSON, SARIF), the command
+(:mod:`jaxpurity.linter._checks`), the reports (text, JSON, SARIF), the command
 line's ``--explain``, and the site. Each rule links the gallery page that shows
 the bug it finds, through the page table of :mod:`jaxpurity._pages`, which
 ``explain`` uses too. A message is a template: the checker fills in the names

@@ -1,7 +1,7 @@
 """Say what a JAX error means, why it happened, and how to fix it: the matcher.
 
-What ``explain`` knows is data in :mod:`jaxpurity._known_errors`; how pasted
-text is read is :mod:`jaxpurity._pasted`. This module picks the entry: for
+What ``explain`` knows is data in :mod:`jaxpurity.explainer._known_errors`; how pasted
+text is read is :mod:`jaxpurity.explainer._pasted`. This module picks the entry: for
 each error of a chain, the raised one first, the first entry whose class name
 or wording matches, whose conditions hold, and which fits whether the error
 was raised on a leaked tracer.
@@ -16,10 +16,16 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from jaxpurity._known_errors import DEAD_TRACE, KNOWN_ERRORS, TRACED_FUNCTION, KnownError, Wording
 from jaxpurity._languages import language, translate
 from jaxpurity._pages import page, url
-from jaxpurity._pasted import ErrorBlock, read_error, squeeze
+from jaxpurity.explainer._known_errors import (
+    DEAD_TRACE,
+    KNOWN_ERRORS,
+    TRACED_FUNCTION,
+    KnownError,
+    Wording,
+)
+from jaxpurity.explainer._pasted import ErrorBlock, read_error, squeeze
 
 __all__ = ["Explanation", "anchor", "distinctive", "explain"]
 

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from jaxpurity import __version__
-from jaxpurity._lint import UNPARSABLE, findings_in
-from jaxpurity._lint_config import LintConfig, find_config
-from jaxpurity._lint_rules import DEFAULT, RULES
+from jaxpurity.linter._config import LintConfig, find_config
+from jaxpurity.linter._lint import UNPARSABLE, findings_in
+from jaxpurity.linter._rules import DEFAULT, RULES
 
 __all__ = ["Plugin"]
 

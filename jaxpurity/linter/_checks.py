@@ -1,15 +1,15 @@
-"""The checks behind each rule of :mod:`jaxpurity._lint_rules`, run over one parsed module.
+"""The checks behind each rule of :mod:`jaxpurity.linter._rules`, run over one parsed module.
 
-:func:`check` takes a module's :class:`~jaxpurity._lint_scope.Scopes` and
+:func:`check` takes a module's :class:`~jaxpurity.linter._scope.Scopes` and
 returns a :class:`Hit` per finding. Most rules look only inside traced
-functions, with what :class:`~jaxpurity._lint_taint.Taint` knows of their
+functions, with what :class:`~jaxpurity.linter._taint.Taint` knows of their
 traced values; item assignment on an array, a discarded ``.at[...]`` update,
 a reused key, a donated array read again, an unhashable static argument and a
 ``jit`` inside a loop are looked for everywhere. Nothing is reported in the body of a
 ``with`` block that a test expects to raise (``pytest.raises``, ``self.assertRaises*``,
 ``np.testing.assert_raises``): that code is meant to fail. Each function's own nodes are
 visited a constant number of times (the flows of keys and donated arrays,
-:mod:`jaxpurity._lint_flow`, are linear too), so the checks are linear in the
+:mod:`jaxpurity.linter._flow`, are linear too), so the checks are linear in the
 size of the module.
 """
 
@@ -21,10 +21,10 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from jaxpurity._lint_flow import Event, calls_in_order, spent_uses
-from jaxpurity._lint_names import Names, dotted
-from jaxpurity._lint_scope import Func, Jitted, Scopes
-from jaxpurity._lint_taint import (
+from jaxpurity.linter._flow import Event, calls_in_order, spent_uses
+from jaxpurity.linter._names import Names, dotted
+from jaxpurity.linter._scope import Func, Jitted, Scopes
+from jaxpurity.linter._taint import (
     ARRAY_MODULES,
     CONVERSIONS,
     NESTED_SCOPES,
@@ -34,7 +34,7 @@ from jaxpurity._lint_taint import (
     names_in,
     position,
 )
-from jaxpurity._lint_wrappers import CACHED, DEVICES, PARTIAL
+from jaxpurity.linter._wrappers import CACHED, DEVICES, PARTIAL
 
 __all__ = ["KEY_USERS", "Hit", "check"]
 
@@ -210,7 +210,7 @@ def check(scopes: Scopes) -> list[Hit]:
     """Every finding in the module of ``scopes``.
 
     Example:
-      >>> from jaxpurity._lint_wrappers import TRANSFORMS
+      >>> from jaxpurity.linter._wrappers import TRANSFORMS
       >>> tree = ast.parse("import jax\\n@jax.jit\\ndef f(x):\\n    if x > 0:\\n        return x")
       >>> [(hit.code, hit.node.lineno) for hit in check(Scopes(tree, Names(tree), TRANSFORMS))]
       [('JP201', 4)]

@@ -11,9 +11,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from jaxpurity._control import require_callable
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._pages import page
+from jaxpurity.control._dropins import require_callable
 
 __all__ = ["collect"]
 

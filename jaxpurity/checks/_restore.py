@@ -21,7 +21,7 @@ import numpy as np
 from jaxpurity._introspect import is_user_object, named_arguments
 from jaxpurity._jax_compat import Ref
 from jaxpurity._naming import kind_of
-from jaxpurity._watch import CODE, scope_names
+from jaxpurity.checks._watch import CODE, scope_names
 
 __all__ = ["Restored", "new_ref_arrays", "random_generators"]
 

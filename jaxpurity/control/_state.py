@@ -22,7 +22,7 @@ from jaxpurity._introspect import qualname
 from jaxpurity._leaftypes import is_tracer, leaf_type
 from jaxpurity._naming import short_repr
 from jaxpurity._pages import page
-from jaxpurity._typediff import check_carry, describe_value
+from jaxpurity.control._typediff import check_carry, describe_value
 
 __all__ = ["Stateful", "dataclass", "static_field"]
 

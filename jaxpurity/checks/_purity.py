@@ -10,12 +10,6 @@ from typing import Any
 import jax
 
 from jaxpurity._capture import printed, this_thread_output
-from jaxpurity._guard import (
-    ONE_CHECK_AT_A_TIME,
-    argument_roots,
-    require_plain_python,
-    state_snapshot,
-)
 from jaxpurity._introspect import qualname
 from jaxpurity._jax_compat import (
     debug_callbacks_in_loops,
@@ -25,9 +19,15 @@ from jaxpurity._jax_compat import (
     leak_checker_off,
     unused_callbacks,
 )
-from jaxpurity._leaks import trace_finding_leaks
-from jaxpurity._outcomes import Outcome, agree, run
-from jaxpurity._problems import (
+from jaxpurity.checks._guard import (
+    ONE_CHECK_AT_A_TIME,
+    argument_roots,
+    require_plain_python,
+    state_snapshot,
+)
+from jaxpurity.checks._leaks import trace_finding_leaks
+from jaxpurity.checks._outcomes import Outcome, agree, run
+from jaxpurity.checks._problems import (
     Problem,
     PurityReport,
     dropped_callback_problem,
@@ -42,11 +42,11 @@ from jaxpurity._problems import (
     stale_program_problem,
     state_problem,
 )
-from jaxpurity._restore import Restored, new_ref_arrays, random_generators
-from jaxpurity._snapshot import Snapshot
-from jaxpurity._trace_reads import outside_reads, settings_read
-from jaxpurity._tracing import JitCall, SplitCall, forgetting_traces, uncached_tracing
-from jaxpurity._watch import watch_state
+from jaxpurity.checks._restore import Restored, new_ref_arrays, random_generators
+from jaxpurity.checks._snapshot import Snapshot
+from jaxpurity.checks._trace_reads import outside_reads, settings_read
+from jaxpurity.checks._tracing import JitCall, SplitCall, forgetting_traces, uncached_tracing
+from jaxpurity.checks._watch import watch_state
 
 __all__ = ["Problem", "PurityReport", "check_pure"]
 
@@ -147,7 +147,7 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
     keep no memory on JAX 0.10.2 and newer, except for a loop body or inner
     ``jit`` function that your own code has traced too: its entries stay,
     and each check keeps what JAX keeps for one trace of it
-    (``jaxpurity._tracing.forgetting_traces`` says why).
+    (``jaxpurity.checks._tracing.forgetting_traces`` says why).
 
     Only state ``fn`` reaches in one step is watched: the globals its code
     names, its closure variables, the contents of lists, dicts and sets held

@@ -10,7 +10,7 @@ dicts and sets, the values of NumPy arrays, the attributes of user objects
 :meth:`Snapshot.changes` lists what differs now, by path (``d['count']``,
 ``model.mean``), and :meth:`Snapshot.restore` puts it all back, in place.
 
-Where :mod:`jaxpurity._watch` names the state one trace changed in the words
+Where :mod:`jaxpurity.checks._watch` names the state one trace changed in the words
 of its report, this module is the deep record the check compares runs with,
 and restores from.
 """

@@ -1,7 +1,7 @@
 """Which functions of a module JAX traces, and which of their values are tracers, from the AST.
 
 A function is traced when it is decorated with a transformation of
-:data:`jaxpurity._lint_wrappers.TRANSFORMS` (``@jax.jit``,
+:data:`jaxpurity.linter._wrappers.TRANSFORMS` (``@jax.jit``,
 ``@functools.partial(jax.jit, static_argnums=0)``), passed to one
 (``jax.jit(f)``, ``jax.vmap(lambda x: ...)``, ``lax.scan(body, ...)``,
 ``jax.jit(self.method)``, ``jax.jit(functools.partial(f, lr=0.1))``, nested
@@ -22,7 +22,7 @@ functions (each node belongs to exactly one) and once to find the
 transformations. Traced functions are then analysed from a work list; a
 function is analysed again only when what reaches it grows, at most
 :data:`_MAX_VISITS` times, and each analysis is linear in that function's own
-nodes (:class:`~jaxpurity._lint_taint.Taint`). Name look-ups are dictionary
+nodes (:class:`~jaxpurity.linter._taint.Taint`). Name look-ups are dictionary
 and bisection look-ups. So the whole is linear in the size of the module.
 """
 
@@ -35,9 +35,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from jaxpurity._lint_names import Names
-from jaxpurity._lint_taint import COMPREHENSIONS, TREE_MAPS, Taint, parameter_names
-from jaxpurity._lint_wrappers import PARTIAL, Transform
+from jaxpurity.linter._names import Names
+from jaxpurity.linter._taint import COMPREHENSIONS, TREE_MAPS, Taint, parameter_names
+from jaxpurity.linter._wrappers import PARTIAL, Transform
 
 __all__ = ["MAX_CALL_DEPTH", "Func", "Jitted", "Layer", "Scopes", "parameters"]
 
@@ -98,13 +98,13 @@ class Func:
       binders: The nodes that bind names (assignments, loops, ``with``, comprehensions) and
         the ``while`` loops, in source order.
       kinds: The kinds of trace it runs under (``"jit"``, ``"vmap"``, ``"loop"``, ...;
-        see :class:`~jaxpurity._lint_wrappers.Transform`); empty when not traced.
+        see :class:`~jaxpurity.linter._wrappers.Transform`); empty when not traced.
       direct: The kinds of the transformations applied to it directly (not inherited
         from a caller or an enclosing function).
       traced_params: Its parameters that receive tracers.
       array_params: Those of them taken for arrays: all that a transformation traces, and
         those a call gives a traced value, unless that value may be a Python value (see
-        :meth:`~jaxpurity._lint_taint.Taint.may_be_python`).
+        :meth:`~jaxpurity.linter._taint.Taint.may_be_python`).
       unbatched: Parameters that a ``vmap`` passes whole to every row (``in_axes=None``).
       differentiated: Parameters that a reverse-mode transformation (``jax.grad``)
         differentiates; ``reverse`` names the first such transformation.
@@ -258,12 +258,12 @@ class Scopes:
 
     Args:
       tree: The parsed module.
-      names: Its :class:`~jaxpurity._lint_names.Names`.
+      names: Its :class:`~jaxpurity.linter._names.Names`.
       transforms: The transformations to recognise, by qualified name
-        (:func:`jaxpurity._lint_wrappers.jit_like`).
+        (:func:`jaxpurity.linter._wrappers.jit_like`).
 
     Example:
-      >>> from jaxpurity._lint_wrappers import TRANSFORMS
+      >>> from jaxpurity.linter._wrappers import TRANSFORMS
       >>> tree = ast.parse(
       ...     "import jax\\n"
       ...     "def helper(v):\\n    return v + 1\\n"

@@ -1,7 +1,7 @@
 """The JAX errors that :func:`jaxpurity.explain` knows: how to spot each one, and what to say.
 
 This module is data: one :class:`KnownError` per error and page, in the order
-the matcher (:mod:`jaxpurity._explain`) tries them; the first that matches
+the matcher (:mod:`jaxpurity.explainer._explain`) tries them; the first that matches
 wins, so an entry with a ``when`` condition comes before the catch-all of its
 class. Each :class:`Wording` is a fixed part of a message as some JAX version
 printed it, with the versions it was seen in: JAX rewords its errors often, and
@@ -67,7 +67,7 @@ class KnownError:
         line): the JAX or NumPy function that asked a tracer for its value tells
         what the value was for. An error with no traceback does not match.
       leaked: Only for an error on a leaked tracer, one used after its trace
-        ended (see ``jaxpurity._explain``); such entries are tried first.
+        ended (see ``jaxpurity.explainer._explain``); such entries are tried first.
       no_error: Only for text that names no error at all (printed output).
       see_also: The pages for the other causes the same text can have, when it
         does not say which (a leak whose holder it does not name): the real

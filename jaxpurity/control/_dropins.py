@@ -4,7 +4,7 @@ Each function takes the same arguments as its :mod:`jax.lax` namesake and,
 when the types agree, hands them to it unchanged, so the traced program is
 exactly lax's. Before that it finds the types of the branch outputs or of the
 loop carry with :func:`jax.eval_shape` (abstract tracing: nothing is added to
-the program) and compares them with :func:`jaxpurity._typediff.check_same_types`.
+the program) and compares them with :func:`jaxpurity.control._typediff.check_same_types`.
 That extra abstract trace happens once per trace of the caller, never per call
 of a compiled function; a Python side effect in a branch or loop body (``print``)
 runs once more during it.
@@ -30,7 +30,7 @@ from jaxpurity._leaftypes import (
     leaf_type,
     shape_dtype_structs,
 )
-from jaxpurity._typediff import check_carry, check_castable, check_same_types
+from jaxpurity.control._typediff import check_carry, check_castable, check_same_types
 
 __all__ = ["cond", "fori_loop", "require_callable", "scan", "switch", "while_loop"]
 

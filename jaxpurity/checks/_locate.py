@@ -19,7 +19,7 @@ from typing import Any
 from jaxpurity._introspect import is_user_code, qualname, scope_functions, unwrap
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._naming import CONTAINERS, is_lru_cache, kind_of
-from jaxpurity._tracing import TRACEABLE
+from jaxpurity.checks._tracing import TRACEABLE
 
 __all__ = ["UNKNOWN", "Locator", "Place", "Root", "Step"]
 

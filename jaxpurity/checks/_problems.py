@@ -10,13 +10,13 @@ import re
 from dataclasses import dataclass, field
 
 from jaxpurity._jax_compat import GRAD_VMAP, LOOPS, SHARD_MAP
-from jaxpurity._leaks import Leak
 from jaxpurity._naming import LRU_CACHE
-from jaxpurity._outcomes import Outcome
 from jaxpurity._pages import page
-from jaxpurity._restore import Restored
-from jaxpurity._trace_reads import Read
-from jaxpurity._watch import Watch, short
+from jaxpurity.checks._leaks import Leak
+from jaxpurity.checks._outcomes import Outcome
+from jaxpurity.checks._restore import Restored
+from jaxpurity.checks._trace_reads import Read
+from jaxpurity.checks._watch import Watch, short
 
 __all__ = [
     "Problem",

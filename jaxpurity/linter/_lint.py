@@ -2,11 +2,11 @@
 
 :func:`lint` checks source text or files and folders, and returns a
 :class:`Finding` per problem, each linking the page of the site that explains
-it. How it finds the code JAX traces is :mod:`jaxpurity._lint_scope`; the
-rules are :mod:`jaxpurity._lint_rules`, their checks :mod:`jaxpurity._lint_checks`.
+it. How it finds the code JAX traces is :mod:`jaxpurity.linter._scope`; the
+rules are :mod:`jaxpurity.linter._rules`, their checks :mod:`jaxpurity.linter._checks`.
 A ``# noqa`` comment silences every finding on its line, ``# noqa: JP101,JP2``
 the listed codes (or prefixes). Settings come from ``[tool.jaxpurity.lint]``
-(:mod:`jaxpurity._lint_config`).
+(:mod:`jaxpurity.linter._config`).
 
 Complexity: each file is parsed once, and every step after that is linear in
 the size of its syntax tree (the modules above say why), so checking is linear
@@ -25,12 +25,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxpurity._lint_checks import check
-from jaxpurity._lint_config import LintConfig, find_config
-from jaxpurity._lint_names import Names
-from jaxpurity._lint_rules import rule, selected
-from jaxpurity._lint_scope import Scopes
-from jaxpurity._lint_wrappers import jit_like
+from jaxpurity.linter._checks import check
+from jaxpurity.linter._config import LintConfig, find_config
+from jaxpurity.linter._names import Names
+from jaxpurity.linter._rules import rule, selected
+from jaxpurity.linter._scope import Scopes
+from jaxpurity.linter._wrappers import jit_like
 
 __all__ = [
     "UNPARSABLE",

@@ -28,7 +28,7 @@ from jaxpurity._introspect import (
 )
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._naming import kind_of, short_repr
-from jaxpurity._tracing import TRACEABLE
+from jaxpurity.checks._tracing import TRACEABLE
 
 __all__ = ["CODE", "MISSING", "Watch", "scope_names", "short", "watch_state"]
 

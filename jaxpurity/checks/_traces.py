@@ -21,7 +21,7 @@ from jaxpurity._jax_compat import (
 from jaxpurity._leaftypes import LeafType, is_tracer, leaf_type
 from jaxpurity._naming import short_repr
 from jaxpurity._pages import page
-from jaxpurity._tracing import ARRAYS, SCALARS
+from jaxpurity.checks._tracing import ARRAYS, SCALARS
 
 __all__ = ["RetraceError", "TraceCounter", "count_traces"]
 

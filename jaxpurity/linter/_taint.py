@@ -36,7 +36,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 
-from jaxpurity._lint_names import Names
+from jaxpurity.linter._names import Names
 
 __all__ = [
     "ARRAY_MODULES",
@@ -208,7 +208,7 @@ class Taint:
     """The traced names of one function, and whether an expression is traced.
 
     Args:
-      names: The module's :class:`~jaxpurity._lint_names.Names`.
+      names: The module's :class:`~jaxpurity.linter._names.Names`.
       traced: The names known to hold tracers on entry (traced parameters, and the
         traced names of an enclosing traced function that this one reads).
       static_functions: The names of the module's functions that return a Python value

@@ -1,0 +1,11 @@
+"""The runtime checks: run the user's function and watch what it does.
+
+:func:`jaxpurity.check_pure` (``_purity``), :func:`jaxpurity.find_leaks`
+(``_leaks``) and :func:`jaxpurity.count_traces` (``_traces``) trace and call the
+function under test, and report in plain words what breaks under ``jit``,
+``grad`` and ``vmap``. Read ``_purity.py`` first: it runs every pass in order.
+``_tracing`` is the harness that traces a call as ``jit`` would; ``_guard`` and
+``_snapshot`` make sure a check leaves the caller's state as it found it.
+
+The public names are re-exported by :mod:`jaxpurity`; the modules here are private.
+"""
