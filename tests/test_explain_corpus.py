@@ -1,6 +1,6 @@
 """explain on real pasted errors: the corpora in tests/data, each case with its public source.
 
-``python tests/score_explain.py`` prints the full scores and the misses; these tests keep the
+``python scorers/explain.py`` prints the full scores and the misses; these tests keep the
 data honest and keep the scores from falling below what was measured when the knowledge was
 last changed.
 """
@@ -16,8 +16,8 @@ import pytest
 import jaxpurity
 from jaxpurity._pages import PAGES
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from score_explain import CORPORA, load_corpus, score  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from scorers.explain import CORPORA, load_corpus, score  # noqa: E402
 
 SOURCE = re.compile(r"^(?:[\w.-]+/[\w.-]+#\d+|https?://\S+)$")
 # The right-page rate among in-scope cases when the knowledge was last changed (see the

@@ -177,7 +177,7 @@ def test_columns_count_characters_on_lines_that_are_not_ascii():
 
 def test_a_module_of_20000_lines_is_checked_in_one_go():
     """Linear, without a clock: every step is linear, so a module this size finishes (a
-    quadratic pass would take hours here). tests/benchmark_lint.py measures files/s."""
+    quadratic pass would take hours here). benchmarks/lint.py measures files/s."""
     blocks = [
         f"@jax.jit\ndef step{i}(x, n):\n    y = x * {i}\n    if y > 0:\n        y = -y\n"
         f"    z = [y + k for k in range(3)]\n    print(z)\n    return jnp.stack(z)\n\n"

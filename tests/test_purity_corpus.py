@@ -2,7 +2,7 @@
 
 tests/data/purity_corpus.py holds functions reduced from public bug reports, each with its
 source, its label, and an independent check (JAX and NumPy only) that shows the label is right.
-``python tests/score_check_pure.py`` prints the scores and the misses. Here: the labels hold on
+``python scorers/check_pure.py`` prints the scores and the misses. Here: the labels hold on
 this JAX, the scores do not fall below what was measured, and after every check the caller's
 arguments, bound object and the function's globals are as they were, with no tracer inside,
 compared by a deep walk of its own (not by jaxpurity's snapshot).

@@ -6,7 +6,7 @@ what JAX cached under it when the check ends; it also empties JAX's cache of eag
 operations where its eager run compiled a loop. Before, each check had a new context, and
 JAX kept what it traced in each for as long as the traced functions lived (7 to 36 KB a
 call), and an eager scan's compiled program for good (32 KB and 0.8 MB of RSS a call). The
-cases are ``tests/benchmark_check_pure_memory.py``'s, which measures them over 200 calls
+cases are ``benchmarks/check_pure_memory.py``'s, which measures them over 200 calls
 and prints the tracebacks that grow."""
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import pytest
 import jaxpurity
 from jaxpurity import _jax_compat as compat
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchmark_check_pure_memory import Case, cases, measure  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.check_pure_memory import Case, cases, measure  # noqa: E402
 
 CALLS = 10
 # Kilobytes a call may keep (beyond what JAX keeps for the same calls, or at all): under a
@@ -59,7 +59,7 @@ def test_repeated_checks_keep_no_more_memory_than_jax_doing_the_same_work(name: 
     jax_own = measure(case.same_work, CALLS).traced_kb
     assert kept < jax_own + BOUND_KB, (
         f"{name}: each call kept {kept:.1f} KB; JAX, making the same calls, "
-        f"{jax_own:.1f} KB (run tests/benchmark_check_pure_memory.py --top 3 to see where)"
+        f"{jax_own:.1f} KB (run benchmarks/check_pure_memory.py --top 3 to see where)"
     )
 
 

@@ -490,10 +490,9 @@ def test_downloaded_script_raises_what_the_page_shows(examples, script_runs, pat
 
 # -- The paste box runs explain in the browser ---------------------------------------------------
 
-sys.path.insert(0, str(ROOT / "tests"))
-from score_explain import CORPORA, load_corpus  # noqa: E402
-
+sys.path.insert(0, str(ROOT))
 import jaxpurity  # noqa: E402
+from scorers.explain import CORPORA, load_corpus  # noqa: E402
 
 REAL_ERRORS = [case for name in sorted(CORPORA) for case in load_corpus(name)]
 BOX_PAGES = ["index.html", "errors.html"]

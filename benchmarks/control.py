@@ -1,6 +1,6 @@
 """Benchmark jaxpurity's control-flow helpers against lax (not a pytest file).
 
-Run: ``JAX_PLATFORMS=cpu python tests/benchmark_helpers.py [--out table.md]``
+Run: ``JAX_PLATFORMS=cpu python benchmarks/control.py [--out table.md]``
 
 It measures, in one run:
 

@@ -4,7 +4,7 @@ The function is a training step of a 32-layer MLP (SGD on a mean squared error),
 function people check. Both are measured side by side in one run, on fresh function objects
 (so that JAX's caches do not answer for either), the median of a few repeats:
 
-    python tests/benchmark_check_pure.py
+    python benchmarks/check_pure.py
 """
 
 from __future__ import annotations

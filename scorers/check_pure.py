@@ -4,8 +4,8 @@ tests/data/purity_corpus.py holds functions reduced from public bug reports, eac
 source, its label (impure, with the kinds of problem, or pure), and an independent check that
 uses only JAX and NumPy to show the label is right. Run:
 
-    python tests/score_check_pure.py            # the scores
-    python tests/score_check_pure.py --misses   # and every case check_pure gets wrong
+    python scorers/check_pure.py            # the scores
+    python scorers/check_pure.py --misses   # and every case check_pure gets wrong
 
 An impure case scores when check_pure reports a problem (or a warning) of one of its kinds; a
 pure case when it reports no problem (a warning about a value read at trace time is allowed).

@@ -12,7 +12,7 @@ jaxpurity:
   eagerly once; for ``find_leaks``, traced once. What this keeps is JAX's own: an eager
   ``lax.scan`` keeps its body's program, for one.
 
-    JAX_PLATFORMS=cpu python tests/benchmark_check_pure_memory.py [--calls 200] [--top 3]
+    JAX_PLATFORMS=cpu python benchmarks/check_pure_memory.py [--calls 200] [--top 3]
 
 ``--top N`` prints the N tracebacks whose memory grew most over each case's calls.
 ``tests/test_purity_memory.py`` runs the same cases, with fewer calls.

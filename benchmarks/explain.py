@@ -4,8 +4,8 @@ Each input is made at 1 MB and at 5 MB, and both are timed in this one run, besi
 Python's own over the same text (``text.split()``, which every reader of the text pays for), so
 that the figures are ratios on whatever machine runs it:
 
-    python tests/benchmark_explain.py            # 1 MB and 5 MB of each kind of input
-    python tests/benchmark_explain.py --mb 2 10  # other sizes
+    python benchmarks/explain.py            # 1 MB and 5 MB of each kind of input
+    python benchmarks/explain.py --mb 2 10  # other sizes
 
 The kinds: a CI log of real pasted errors from the corpora, one after another; blank lines; one
 character repeated; traceback frame lines, as Python and as IPython print them (what the frame
@@ -22,11 +22,9 @@ from pathlib import Path
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from score_explain import load_corpus  # noqa: E402
 
 import jaxpurity  # noqa: E402
+from scorers.explain import load_corpus  # noqa: E402
 
 _IPYTHON_FRAME = "/venv/lib/jax/_src/core.py in error(x)\n   11 x = 1\n--> 12 raise x\n"
 _FRAME = '  File "/venv/lib/python3.12/site-packages/jax/_src/core.py", line 12, in error\n    x\n'

@@ -4,9 +4,9 @@ Each case is an error message someone pasted into a public issue or Q&A page, wi
 and the page of the site that fixes it, labelled from the thread's discussion (``null`` when no
 page covers it; ``unrelated`` when it is not about impure code or tracers at all). Run:
 
-    python tests/score_explain.py                     # the scores on the development corpus
-    python tests/score_explain.py --corpus heldout    # on the held-out corpus
-    python tests/score_explain.py --misses            # and every case explain gets wrong
+    python scorers/explain.py                     # the scores on the development corpus
+    python scorers/explain.py --corpus heldout    # on the held-out corpus
+    python scorers/explain.py --misses            # and every case explain gets wrong
 
 The development corpus (tests/data/pasted_errors_*.json) is what explain's knowledge was
 checked against while it was written. The held-out corpus (tests/data/heldout/) was collected

@@ -1,6 +1,6 @@
 """How fast jaxpurity lint checks files, and that its time grows linearly with the input.
 
-    python tests/benchmark_lint.py [PATH ...]
+    python benchmarks/lint.py [PATH ...]
 
 checks the given files and folders (by default this repository's package, tests and
 gallery) and prints files per second and lines per second, the best of a few runs,
