@@ -20,12 +20,16 @@ import os
 import sys
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jaxpurity._languages import LANGUAGES, from_locale, language
-from jaxpurity.explainer._explain import explain
-from jaxpurity.linter._lint import lint_paths
-from jaxpurity.linter._report import FORMATS, report
-from jaxpurity.linter._rules import RULES, Rule, rule
+from jaxpurity.linter._report import FORMATS
+
+if TYPE_CHECKING:
+    from jaxpurity.linter._rules import Rule
+
+# Each command imports only its own tool, when it runs: ``jaxpurity lint`` never loads
+# explain's table, ``jaxpurity explain`` never loads the linter, and neither imports JAX.
 
 __all__ = ["main"]
 
@@ -152,6 +156,10 @@ def _describe(found: Rule) -> str:
 
 
 def _lint(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from jaxpurity.linter._lint import lint_paths
+    from jaxpurity.linter._report import report
+    from jaxpurity.linter._rules import RULES, rule
+
     if args.explain is not None:
         try:
             chosen = RULES if args.explain == "all" else (rule(args.explain.upper()),)
@@ -219,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "lint":
         return _lint(parser, args)
+    from jaxpurity.explainer._explain import explain
+
     text = _read(parser, args)
     if not text.strip():
         parser.error("explain: no error text given; pass it as an argument or on standard input")

@@ -9,9 +9,10 @@ exercises each entry, with the entry's name in the failure.
 Checked on: JAX 0.4.35 (the oldest supported), 0.6.2 (the newest for Python
 3.10), 0.10.2 (the newest for Python 3.11) and 0.12.0.1.
 
-The table of tracer classes and of the names JAX gives its traces is here too,
-once: :mod:`jaxpurity._leaks`, :mod:`jaxpurity._purity` and the known errors
-of :func:`jaxpurity.explain` all derive from it.
+The table of the class names JAX gives its tracers and traces is beside it, in
+:mod:`jaxpurity._jax_names`: plain data, which :func:`jaxpurity.explain` reads
+without importing JAX. :mod:`jaxpurity.checks._leaks`, :mod:`jaxpurity.checks._problems`
+and the known errors all derive from that one table.
 """
 
 from __future__ import annotations
@@ -34,14 +35,12 @@ from jax._src import dispatch as _dispatch  # checked on 0.4.35, 0.6.2, 0.10.2, 
 from jax._src import linear_util as _linear_util  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 from jax._src import util as _util  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 
+from jaxpurity._jax_names import TRACED_FOR_API, TRACER_TRANSFORMATIONS
+
 __all__ = [
-    "GRAD_VMAP",
-    "LOOPS",
     "LOOP_PRIMITIVES",
-    "SHARD_MAP",
     "PURE_CALLBACKS",
     "Ref",
-    "TRACER_TRANSFORMATIONS",
     "Tracer",
     "config_values",
     "debug_callbacks_in_loops",
@@ -59,10 +58,7 @@ __all__ = [
     "restore_config",
     "trace_in_progress",
     "unused_callbacks",
-    "trace_names",
     "traced_for",
-    "traced_for_names",
-    "tracer_names",
     "transformation_of",
 ]
 
@@ -71,42 +67,6 @@ __all__ = [
 #: The base class of every tracer. Public (``jax.core.Tracer``) on every checked version,
 #: although JAX has moved most other names of ``jax.core`` to ``jax._src.core``.
 Tracer: type = jax.core.Tracer
-
-#: What a user calls the transformation that made each kind of tracer, for the tracers
-#: that do not record it themselves (JAX records it on jaxpr tracers only, see
-#: :func:`traced_for`). grad and vjp hand the function a ``LinearizeTracer`` from JAX
-#: 0.7.0 on (``jax_use_direct_linearize``), a ``JVPTracer`` over a ``JaxprTracer`` before
-#: (0.4.35, 0.6.2); jvp a ``JVPTracer``; vmap a
-#: ``BatchTracer``; jit and the loop and branch bodies a ``DynamicJaxprTracer``. Each
-#: trace class is named like its tracer without the final "r" (``BatchTrace``): JAX's
-#: leak checker prints those.
-TRACER_TRANSFORMATIONS: dict[str, str] = {
-    "DynamicJaxprTracer": "jit",
-    "JaxprTracer": "grad",
-    "JVPTracer": "jvp/grad",
-    "LinearizeTracer": "grad",
-    "BatchTracer": "vmap",
-    # shard_map on JAX 0.4.35: under its replication check (check_rep), and outside jit.
-    "RewriteTracer": "shard_map",
-    "ShardMapTracer": "shard_map",
-}
-
-#: JAX's own names for what a jaxpr tracer was traced for (see :func:`traced_for`), in
-#: the words of the API a user called, where they differ. JAX 0.10.2 says "while_body"
-#: and "checkpoint / remat"; 0.4.35 says "while_loop" and "checkpoint". Before 0.7.0
-#: fori_loop runs as a scan or a while_loop, so it never says "fori_loop" there.
-_TRACED_FOR_API: dict[str, str] = {
-    "while_body": "while_loop",
-    "while_cond": "while_loop",
-    "checkpoint / remat": "checkpoint",
-}
-
-#: The transformations whose tracers leak out of a loop body.
-LOOPS = frozenset({"scan", "while_loop", "fori_loop"})
-#: The transformations of differentiation and batching.
-GRAD_VMAP = frozenset({"grad", "jvp/grad", "vmap"})
-#: The transformations that run one function on every device.
-SHARD_MAP = frozenset({"shard_map", "pmap"})
 
 
 def traced_for(tracer: Any) -> str | None:
@@ -136,40 +96,9 @@ def transformation_of(tracer: Any) -> str:
     """
     name = traced_for(tracer)
     if name is not None:
-        return _TRACED_FOR_API.get(name, name)
+        return TRACED_FOR_API.get(name, name)
     kind = type(tracer).__name__
     return TRACER_TRANSFORMATIONS.get(kind, kind)
-
-
-def traced_for_names(transformations: frozenset[str]) -> list[str]:
-    """Every name JAX may record as "traced for" (on any version) for these transformations.
-
-    Example:
-      >>> traced_for_names(LOOPS)
-      ['fori_loop', 'scan', 'while_body', 'while_cond', 'while_loop']
-    """
-    aliases = {name for name, api in _TRACED_FOR_API.items() if api in transformations}
-    return sorted(aliases | set(transformations))
-
-
-def tracer_names(transformations: frozenset[str]) -> list[str]:
-    """The tracer classes that come from these transformations.
-
-    Example:
-      >>> tracer_names(GRAD_VMAP)
-      ['BatchTracer', 'JVPTracer', 'JaxprTracer', 'LinearizeTracer']
-    """
-    return sorted(t for t, api in TRACER_TRANSFORMATIONS.items() if api in transformations)
-
-
-def trace_names(transformations: frozenset[str]) -> list[str]:
-    """The trace classes (as JAX's leak checker prints them) of these transformations.
-
-    Example:
-      >>> trace_names(GRAD_VMAP)
-      ['BatchTrace', 'JVPTrace', 'JaxprTrace', 'LinearizeTrace']
-    """
-    return [name.removesuffix("r") for name in tracer_names(transformations)]
 
 
 def trace_in_progress() -> bool:

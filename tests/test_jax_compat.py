@@ -13,6 +13,7 @@ import pytest
 from jax import lax
 
 from jaxpurity import _jax_compat as compat
+from jaxpurity import _jax_names as names
 
 JAX = jax.__version_info__[:3]
 
@@ -76,7 +77,7 @@ def test_transformation_of_names_the_api_the_user_called(transformation):
     assert compat.transformation_of(tracer) == EXPECTED[transformation], (
         f"_jax_compat.transformation_of: a {type(tracer).__name__} from {transformation} "
         f"(traced_for={compat.traced_for(tracer)!r}); update TRACER_TRANSFORMATIONS or "
-        "_TRACED_FOR_API for this JAX"
+        "TRACED_FOR_API (jaxpurity/_jax_names.py) for this JAX"
     )
 
 
@@ -84,8 +85,8 @@ def test_transformation_of_names_the_api_the_user_called(transformation):
 def test_tracer_table_knows_the_class_of_each_tracer_that_records_nothing(transformation):
     tracer = _tracer_from(transformation)
     assert compat.traced_for(tracer) is None
-    assert type(tracer).__name__ in compat.TRACER_TRANSFORMATIONS, (
-        f"_jax_compat.TRACER_TRANSFORMATIONS has no entry for {type(tracer).__name__}, "
+    assert type(tracer).__name__ in names.TRACER_TRANSFORMATIONS, (
+        f"_jax_names.TRACER_TRANSFORMATIONS has no entry for {type(tracer).__name__}, "
         f"the tracer {transformation} makes on this JAX"
     )
 
@@ -98,10 +99,10 @@ def test_traced_for_reads_what_jax_recorded_on_a_jaxpr_tracer():
 
 
 def test_trace_and_tracer_names_are_derived_from_one_table():
-    assert compat.tracer_names(frozenset({"vmap"})) == ["BatchTracer"]
-    assert compat.trace_names(frozenset({"vmap"})) == ["BatchTrace"]
-    assert "while_body" in compat.traced_for_names(compat.LOOPS)
-    assert not set(compat.tracer_names(compat.GRAD_VMAP)) & {"DynamicJaxprTracer"}
+    assert names.tracer_names(frozenset({"vmap"})) == ["BatchTracer"]
+    assert names.trace_names(frozenset({"vmap"})) == ["BatchTrace"]
+    assert "while_body" in names.traced_for_names(names.LOOPS)
+    assert not set(names.tracer_names(names.GRAD_VMAP)) & {"DynamicJaxprTracer"}
 
 
 def test_trace_in_progress_is_true_only_inside_a_trace():

@@ -28,7 +28,7 @@ def test_public_function_has_a_runnable_example(name):
 
 def test_all_is_sorted_and_complete():
     assert list(jaxpurity.__all__) == sorted(jaxpurity.__all__)
-    public = {n for n in vars(jaxpurity) if not n.startswith("_")}
+    public = {n for n in dir(jaxpurity) if not n.startswith("_")}  # imported or not yet
     modules = {n for n in public if inspect.ismodule(getattr(jaxpurity, n))}
     hooks = set(jaxpurity._PROTOCOL_HOOKS)  # for IPython's %load_ext and pytest's -p
     assert hooks <= public

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from jaxpurity._jax_compat import GRAD_VMAP, LOOPS, SHARD_MAP
+from jaxpurity._jax_names import GRAD_VMAP, LOOPS, SHARD_MAP
 from jaxpurity._naming import LRU_CACHE
 from jaxpurity._pages import page
 from jaxpurity.checks._leaks import Leak

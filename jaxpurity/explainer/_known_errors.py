@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from jaxpurity._jax_compat import (
+from jaxpurity._jax_names import (
     GRAD_VMAP,
     LOOPS,
     SHARD_MAP,

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from jaxpurity import __version__
 from jaxpurity.linter._config import LintConfig, find_config
-from jaxpurity.linter._lint import UNPARSABLE, findings_in
+from jaxpurity.linter._finding import UNPARSABLE
+from jaxpurity.linter._lint import findings_in
 from jaxpurity.linter._rules import DEFAULT, RULES
 
 __all__ = ["Plugin"]

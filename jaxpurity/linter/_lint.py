@@ -22,19 +22,17 @@ import importlib.util
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from jaxpurity.linter._checks import check
 from jaxpurity.linter._config import LintConfig, find_config
+from jaxpurity.linter._finding import UNPARSABLE, Finding
 from jaxpurity.linter._names import Names
 from jaxpurity.linter._rules import rule, selected
 from jaxpurity.linter._scope import Scopes
 from jaxpurity.linter._wrappers import jit_like
 
 __all__ = [
-    "UNPARSABLE",
-    "Finding",
     "findings_in",
     "lint",
     "lint_paths",
@@ -42,40 +40,9 @@ __all__ = [
     "python_files",
 ]
 
-#: The code of a file that could not be read or parsed (and so was not checked).
-UNPARSABLE = "JP000"
-
 _NOQA = re.compile(r"#\s*noqa(?::[\s]*(?P<codes>[A-Z]+[0-9]*(?:[\s,]+[A-Z]+[0-9]*)*))?", re.I)
 # Folders never searched for files: hidden ones (.git, .venv, .tox), caches, installed packages.
 _SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages"})
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One problem that :func:`lint` found.
-
-    Attributes:
-      path: The file, as given or found under a given folder (``"<string>"`` for text).
-      line: The line, from 1.
-      col: The column, from 1.
-      code: The rule's code, such as ``"JP101"`` (``"JP000"``: the file was not checked).
-      message: What is wrong, in one line.
-      topic: The gallery topic that explains it (a key of ``jaxpurity._pages.PAGES``);
-        None for ``JP000``.
-      url: The address of that page; None for ``JP000``.
-    """
-
-    path: str
-    line: int
-    col: int
-    code: str
-    message: str
-    topic: str | None
-    url: str | None
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
-        return f"{where} ({self.url})" if self.url else where
 
 
 def lint(

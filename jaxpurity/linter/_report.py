@@ -2,7 +2,7 @@
 
 - text: one ``path:line:col: JPxxx message (page URL)`` line per finding, the
   format of flake8 and ruff, which editors and CI logs link;
-- JSON: a list of objects with the fields of :class:`~jaxpurity.linter._lint.Finding`;
+- JSON: a list of objects with the fields of :class:`~jaxpurity.linter._finding.Finding`;
 - SARIF 2.1.0 (the format GitHub code scanning reads): one run, whose tool
   lists every rule with its page and what it cannot see, and one result per
   finding.
@@ -17,7 +17,7 @@ from pathlib import PurePath
 
 from jaxpurity import __version__
 from jaxpurity._pages import DOCS_URL
-from jaxpurity.linter._lint import UNPARSABLE, Finding
+from jaxpurity.linter._finding import UNPARSABLE, Finding
 from jaxpurity.linter._rules import RULES
 
 __all__ = ["FORMATS", "as_json", "as_sarif", "as_text", "report"]

@@ -1,0 +1,89 @@
+"""The names JAX gives its tracers and traces, and what a user calls each: data, no JAX import.
+
+JAX's leak checker and its errors print these class names, and
+:mod:`jaxpurity._jax_compat` reads them off live tracers; :func:`jaxpurity.explain`
+matches them in pasted text without importing JAX, so the table lives here,
+once, and both derive from it. Like every private JAX name, each entry says the
+versions it was seen on; ``tests/test_jax_compat.py`` checks it on every tested JAX.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "GRAD_VMAP",
+    "LOOPS",
+    "SHARD_MAP",
+    "TRACED_FOR_API",
+    "TRACER_TRANSFORMATIONS",
+    "trace_names",
+    "traced_for_names",
+    "tracer_names",
+]
+
+#: What a user calls the transformation that made each kind of tracer, for the tracers
+#: that do not record it themselves (JAX records it on jaxpr tracers only, see
+#: :func:`jaxpurity._jax_compat.traced_for`). grad and vjp hand the function a
+#: ``LinearizeTracer`` from JAX 0.7.0 on (``jax_use_direct_linearize``), a ``JVPTracer``
+#: over a ``JaxprTracer`` before (0.4.35, 0.6.2); jvp a ``JVPTracer``; vmap a
+#: ``BatchTracer``; jit and the loop and branch bodies a ``DynamicJaxprTracer``. Each
+#: trace class is named like its tracer without the final "r" (``BatchTrace``): JAX's
+#: leak checker prints those.
+TRACER_TRANSFORMATIONS: dict[str, str] = {
+    "DynamicJaxprTracer": "jit",
+    "JaxprTracer": "grad",
+    "JVPTracer": "jvp/grad",
+    "LinearizeTracer": "grad",
+    "BatchTracer": "vmap",
+    # shard_map on JAX 0.4.35: under its replication check (check_rep), and outside jit.
+    "RewriteTracer": "shard_map",
+    "ShardMapTracer": "shard_map",
+}
+
+#: JAX's own names for what a jaxpr tracer was traced for (see
+#: :func:`jaxpurity._jax_compat.traced_for`), in the words of the API a user called,
+#: where they differ. JAX 0.10.2 says "while_body"
+#: and "checkpoint / remat"; 0.4.35 says "while_loop" and "checkpoint". Before 0.7.0
+#: fori_loop runs as a scan or a while_loop, so it never says "fori_loop" there.
+TRACED_FOR_API: dict[str, str] = {
+    "while_body": "while_loop",
+    "while_cond": "while_loop",
+    "checkpoint / remat": "checkpoint",
+}
+
+#: The transformations whose tracers leak out of a loop body.
+LOOPS = frozenset({"scan", "while_loop", "fori_loop"})
+#: The transformations of differentiation and batching.
+GRAD_VMAP = frozenset({"grad", "jvp/grad", "vmap"})
+#: The transformations that run one function on every device.
+SHARD_MAP = frozenset({"shard_map", "pmap"})
+
+
+def traced_for_names(transformations: frozenset[str]) -> list[str]:
+    """Every name JAX may record as "traced for" (on any version) for these transformations.
+
+    Example:
+      >>> traced_for_names(LOOPS)
+      ['fori_loop', 'scan', 'while_body', 'while_cond', 'while_loop']
+    """
+    aliases = {name for name, api in TRACED_FOR_API.items() if api in transformations}
+    return sorted(aliases | set(transformations))
+
+
+def tracer_names(transformations: frozenset[str]) -> list[str]:
+    """The tracer classes that come from these transformations.
+
+    Example:
+      >>> tracer_names(GRAD_VMAP)
+      ['BatchTracer', 'JVPTracer', 'JaxprTracer', 'LinearizeTracer']
+    """
+    return sorted(t for t, api in TRACER_TRANSFORMATIONS.items() if api in transformations)
+
+
+def trace_names(transformations: frozenset[str]) -> list[str]:
+    """The trace classes (as JAX's leak checker prints them) of these transformations.
+
+    Example:
+      >>> trace_names(GRAD_VMAP)
+      ['BatchTrace', 'JVPTrace', 'JaxprTrace', 'LinearizeTrace']
+    """
+    return [name.removesuffix("r") for name in tracer_names(transformations)]
