@@ -1,6 +1,8 @@
 """The public surface: documented, with runnable examples, listed in the API page."""
 
 import inspect
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,3 +39,61 @@ def test_all_is_sorted_and_complete():
 
 def test_package_ships_py_typed():
     assert (Path(jaxpurity.__file__).parent / "py.typed").exists()
+
+
+# Each snippet uses one tool the way a user or another tool does, in a fresh process.
+_TEXT_TOOLS = {
+    "import jaxpurity": "import jaxpurity",
+    "jaxpurity.lint": (
+        "import jaxpurity\nassert jaxpurity.lint(source='import jax\\nprint(1)\\n') == []"
+    ),
+    "jaxpurity.explain": (
+        "import jaxpurity\n"
+        "assert jaxpurity.explain('TracerBoolConversionError: Attempted boolean').recognised"
+    ),
+    "jaxpurity.explain in Chinese": (
+        "import jaxpurity\n"
+        "e = jaxpurity.explain('TracerBoolConversionError: x', lang='zh_CN')\n"
+        "assert e.recognised and '详见' in str(e), e"
+    ),
+    "the flake8 plugin": (
+        "import ast\nfrom jaxpurity.linter._flake8 import Plugin\n"
+        "tree = ast.parse('import jax\\n@jax.jit\\ndef f(x):\\n    print(x)\\n')\n"
+        "assert [r[2][:5] for r in Plugin(tree, 'a.py').run()] == ['JP130']"
+    ),
+    "jaxpurity lint on the command line": (
+        "from jaxpurity.__main__ import main\n"
+        "assert main(['lint', '--no-config', 'jaxpurity/_pages.py']) == 0"
+    ),
+    "jaxpurity explain on the command line": (
+        "from jaxpurity.__main__ import main\n"
+        "assert main(['explain', '--lang', 'en', 'TracerBoolConversionError: x']) == 0"
+    ),
+}
+
+
+@pytest.mark.parametrize("tool", _TEXT_TOOLS)
+def test_the_tools_that_read_text_import_no_jax(tool):
+    """import jaxpurity is lazy, and the linter and explain on text never pay for JAX."""
+    code = _TEXT_TOOLS[tool] + "\nimport sys\nprint(sorted(m for m in sys.modules if m == 'jax'))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]", f"{tool} imported JAX"
+
+
+def test_a_public_name_is_imported_on_first_use_and_kept():
+    code = (
+        "import sys, jaxpurity\n"
+        "assert 'jaxpurity.checks._purity' not in sys.modules\n"
+        "check_pure = jaxpurity.check_pure\n"
+        "assert 'jaxpurity.checks._purity' in sys.modules and 'jax' in sys.modules\n"
+        "assert vars(jaxpurity)['check_pure'] is check_pure\n"
+        "try:\n    jaxpurity.no_such_name\nexcept AttributeError as e:\n    print(e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "module 'jaxpurity' has no attribute 'no_such_name'"
