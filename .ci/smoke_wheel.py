@@ -7,8 +7,11 @@ newest JAX for that Python), and, from an empty folder so that nothing from
 the repository can be imported by mistake:
 
 - runs every doctest of the installed package;
-- runs the ``jaxpurity`` console script on a real JAX error, and ``jaxpurity lint`` and
-  flake8 (installed there, to load the plugin) on a file with a bug;
+- runs the ``jaxpurity`` console script on a real JAX error (in English and Chinese,
+  from the shipped catalog), and ``jaxpurity lint`` and flake8 (installed there, to
+  load the plugin) on a file with a bug, and checks that lint and explain import no JAX;
+- runs a failing test under ``pytest -p jaxpurity``, and the same error in IPython
+  after ``%load_ext jaxpurity`` (IPython installed there), and finds the note in each;
 - imports the package and uses a drop-in and a diagnostic.
 
 It also checks that the sdist holds no tests, which need the repository.
@@ -39,6 +42,18 @@ try:
 except Exception as error:
     assert jaxpurity.explain(error).recognised, error
 print("jaxpurity", jaxpurity.__version__, "works with JAX", jax.__version__)
+"""
+# A JAX error that explain knows: an `if` on a traced value.
+IF_ON_TRACED = "jax.jit(lambda x: 1 if x > 0 else 0)(1.0)"
+# The note that install(), %load_ext and pytest -p add to it, and the page it links.
+NOTE = "jaxpurity: A jitted function used `if`"
+PAGE = "examples/control_flow/python_control_flow.html"
+# Whether the command line, run in this process on argv, imported JAX.
+IMPORTS_JAX = """
+import sys
+from jaxpurity.__main__ import main
+main({argv!r})
+assert "jax" not in sys.modules, "{argv} imported JAX"
 """
 # What `jaxpurity lint`, and flake8 with its plugin, must flag (JP130, on line 5).
 BUGGY = """import jax
@@ -105,6 +120,16 @@ def main(dist: Path) -> None:
         )
         assert "leak" in explained.lower(), explained
         print("console script:", explained.strip().splitlines()[0])
+        chinese = run(
+            home / "env" / "bin" / "jaxpurity",
+            "explain",
+            "--lang",
+            "zh_CN",
+            "jax.errors.UnexpectedTracerError: Encountered an unexpected tracer.",
+            cwd=home,
+        )
+        assert "详见" in chinese and "/zh_CN/" in chinese, chinese
+        print("console script in Chinese:", chinese.strip().splitlines()[0])
         (home / "buggy.py").write_text(BUGGY)
         linted = subprocess.run(
             [home / "env" / "bin" / "jaxpurity", "lint", "buggy.py"],
@@ -114,6 +139,9 @@ def main(dist: Path) -> None:
         )
         assert linted.returncode == 1 and "buggy.py:5:5: JP130 " in linted.stdout, linted
         print("jaxpurity lint:", linted.stdout.splitlines()[0][:60], "...")
+        for argv in (["lint", "--no-config", "buggy.py"], ["explain", "--lang", "en", "x"]):
+            subprocess.run([python, "-c", IMPORTS_JAX.format(argv=argv)], cwd=home, check=True)
+        print("jaxpurity lint and explain import no JAX")
         run(python, "-m", "pip", "install", "-q", "flake8", cwd=home)
         flake8 = subprocess.run(
             [python, "-m", "flake8", "--select", "JP", "buggy.py"],
@@ -124,6 +152,25 @@ def main(dist: Path) -> None:
         assert flake8.returncode == 1 and "buggy.py:5:5: JP130 " in flake8.stdout, flake8
         print("flake8 plugin:", flake8.stdout.splitlines()[0][:60], "...")
         print(run(python, "-c", SMOKE.format(site=package), cwd=home).strip())
+        (home / "test_user.py").write_text(f"import jax\n\ndef test_if():\n    {IF_ON_TRACED}\n")
+        tested = subprocess.run(
+            [python, "-m", "pytest", "-p", "jaxpurity", "-p", "no:cacheprovider", "-q"],
+            cwd=home,
+            capture_output=True,
+            text=True,
+        )
+        assert tested.returncode == 1 and PAGE in tested.stdout, tested.stdout
+        print("pytest -p jaxpurity: the failure report links", PAGE)
+        run(python, "-m", "pip", "install", "-q", "ipython", cwd=home)
+        shown = subprocess.run(
+            [home / "env" / "bin" / "ipython", "--quick", "--colors=NoColor", "-c"]
+            + [f"%load_ext jaxpurity\nimport jax\n{IF_ON_TRACED}"],
+            cwd=home,
+            capture_output=True,
+            text=True,
+        )
+        assert NOTE in shown.stdout + shown.stderr, shown
+        print("%load_ext jaxpurity: IPython shows the note")
 
 
 if __name__ == "__main__":
