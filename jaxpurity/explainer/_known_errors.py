@@ -238,12 +238,12 @@ _NEEDS_A_NUMBER_ERRORS = (
 # Where the traceback shows the code that raised (ErrorBlock.raised: "path in function", then
 # the line): a function in JAX's or NumPy's own source (its packages, which a folder of one's
 # own named jax/ does not have: /home/me/jax/train.py is no JAX source).
-_JAX_SOURCE = (
+_JAX_LIBRARY_PATH = (
     r"(?:^|[/\\])jax[/\\](?:_src|numpy|lax|ops|nn|scipy|image|interpreters|experimental)[/\\]"
 )
-_NUMPY_SOURCE = r"(?:^|[/\\])numpy[/\\](?:core|_core|lib|linalg|fft|random|ma)[/\\]"
-_IN_JAX = rf"{_JAX_SOURCE}[^\n]{{0,300}} in "
-_IN_JAX_OR_NUMPY = rf"(?:{_JAX_SOURCE}|{_NUMPY_SOURCE})[^\n]{{0,300}} in "
+_NUMPY_LIBRARY_PATH = r"(?:^|[/\\])numpy[/\\](?:core|_core|lib|linalg|fft|random|ma)[/\\]"
+_IN_JAX = rf"{_JAX_LIBRARY_PATH}[^\n]{{0,300}} in "
+_IN_JAX_OR_NUMPY = rf"(?:{_JAX_LIBRARY_PATH}|{_NUMPY_LIBRARY_PATH})[^\n]{{0,300}} in "
 # Or the raising line transforms one of JAX's functions itself, so that every argument of it
 # is traced, its settings too: jax.make_jaxpr(jax.lax.integer_pow)(x, 2), jax.jit(jnp.tile).
 _JAX_FUNCTION_TRANSFORMED = (
@@ -353,7 +353,10 @@ _LEAK_FIX_GLOBAL = (
 _OTHER_LEAKS = ("leak_through_self", "leak_from_loop_body", "memoization_caches")
 
 
-def _leaked_use(topic: str, where: str, fix: str, when: str | None = None) -> KnownError:
+def _leaked_tracer_conversion(
+    topic: str, where: str, fix: str, when: str | None = None
+) -> KnownError:
+    """float(), int() or bool() on a tracer that ``where`` saved outside itself (a leaked one)."""
     return KnownError(
         errors=(
             "ConcretizationTypeError",
@@ -490,14 +493,18 @@ _DONATED_FIX = (
 
 KNOWN_ERRORS: tuple[KnownError, ...] = (
     # -- A tracer used after its trace ended, by float(), int(), bool() or `if` ------------
-    _leaked_use("memoization_caches", "a cached function", _LEAK_FIX_CACHE, _CACHE),
-    _leaked_use(
+    _leaked_tracer_conversion("memoization_caches", "a cached function", _LEAK_FIX_CACHE, _CACHE),
+    _leaked_tracer_conversion(
         "leak_from_loop_body", "a scan, while_loop or fori_loop body", _LEAK_FIX_LOOP, _LOOP
     ),
-    _leaked_use("leak_from_grad_vmap", "a function under grad or vmap", _LEAK_FIX_GRAD, _GRAD_VMAP),
-    _leaked_use("leak_through_self", "a jitted method", _LEAK_FIX_SELF, _OBJECT_ATTRIBUTE),
+    _leaked_tracer_conversion(
+        "leak_from_grad_vmap", "a function under grad or vmap", _LEAK_FIX_GRAD, _GRAD_VMAP
+    ),
+    _leaked_tracer_conversion(
+        "leak_through_self", "a jitted method", _LEAK_FIX_SELF, _OBJECT_ATTRIBUTE
+    ),
     replace(
-        _leaked_use("global_counter", "a jitted function", _LEAK_FIX_GLOBAL),
+        _leaked_tracer_conversion("global_counter", "a jitted function", _LEAK_FIX_GLOBAL),
         see_also=_OTHER_LEAKS,
     ),
     # -- Slicing with traced bounds ---------------------------------------------------------
@@ -535,7 +542,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     # loop's body ("scanned_fun at .../loops.py for scan"), which trace the user's code.
     _number_for_jax(
         when=r"(?:while tracing the function|being traced when the value leaked was) \S{1,200} "
-        rf"at \S{{0,300}}?{_JAX_SOURCE}\S{{0,300}} (?:traced )?for (?:jit|pjit|make_jaxpr)\b",
+        rf"at \S{{0,300}}?{_JAX_LIBRARY_PATH}\S{{0,300}} (?:traced )?for (?:jit|pjit|make_jaxpr)\b",
         also=("TracerArrayConversionError", "UnexpectedTracerError"),
         also_worded=(*_ARRAY_CONVERSION, *_UNEXPECTED),
     ),
