@@ -1,6 +1,6 @@
 """What :func:`jaxpurity.explain` says in Chinese: ``explain(err, lang="zh_CN")``.
 
-Each scenario, cause and fix of :mod:`jaxpurity.explainer._known_errors`, and the labels
+Each scenario, cause and fix of :mod:`jaxpurity.explainer.known_errors`, and the labels
 of an explanation, keyed by the English text, as a gettext catalog is;
 ``tests/test_languages.py`` checks that every text has its translation and
 every translation a text. The terms follow

@@ -16,7 +16,7 @@ import jaxpurity.__main__ as cli
 from jaxpurity._languages import from_locale, language
 from jaxpurity._pages import url
 from jaxpurity._zh_CN import MESSAGES
-from jaxpurity.explainer._known_errors import KNOWN_ERRORS
+from jaxpurity.explainer.known_errors import KNOWN_ERRORS
 
 KNOWN_TEXTS = {text for k in KNOWN_ERRORS for text in (k.scenario, k.cause, k.fix)}
 EXPLAIN_SOURCE = Path(jaxpurity.__file__).parent.joinpath("explainer", "_explain.py").read_text()

@@ -1,10 +1,12 @@
 /* The paste box: jaxpurity.explain in the browser, for pasted text.
  *
- * A port of jaxpurity/explainer/_pasted.py (read_error, for text) and jaxpurity/explainer/_explain.py (the
- * matcher). The knowledge is window.JAXPURITY_KNOWLEDGE, written at build time from
- * jaxpurity.explainer._known_errors (docs/sphinxext/explain_box.py), so the box and explain() use one
- * table; tests/e2e/test_explain_box.py checks that both give the same page for every real
- * error of the corpora. Keep the two in step: a change to the Python matcher comes here too.
+ * A port of jaxpurity/explainer/_pasted.py (read_error, for text) and
+ * jaxpurity/explainer/_explain.py (the matcher); where a function here is named otherwise,
+ * a comment names the Python one. The knowledge is window.JAXPURITY_KNOWLEDGE, written at
+ * build time from jaxpurity/explainer/known_errors/ (KNOWN_ERRORS, in the matcher's order;
+ * docs/sphinxext/explain_box.py), so the box and explain() use one table;
+ * tests/e2e/test_explain_box.py checks that both give the same page for every real error of
+ * the corpora. Keep the two in step: a change to the Python matcher comes here too.
  */
 (function () {
   "use strict";

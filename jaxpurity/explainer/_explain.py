@@ -1,6 +1,6 @@
 """Say what a JAX error means, why it happened, and how to fix it: the matcher.
 
-What ``explain`` knows is data in :mod:`jaxpurity.explainer._known_errors`; how pasted
+What ``explain`` knows is data in :mod:`jaxpurity.explainer.known_errors`; how pasted
 text is read is :mod:`jaxpurity.explainer._pasted`. This module picks the entry: for
 each error of a chain, the raised one first, the first entry whose class name
 or wording matches, whose conditions hold, and which fits whether the error
@@ -18,14 +18,14 @@ from dataclasses import dataclass
 
 from jaxpurity._languages import language, translate
 from jaxpurity._pages import page, url
-from jaxpurity.explainer._known_errors import (
+from jaxpurity.explainer._pasted import ErrorBlock, read_error, squeeze
+from jaxpurity.explainer.known_errors import (
     DEAD_TRACE,
     KNOWN_ERRORS,
     TRACED_FUNCTION,
     KnownError,
     Wording,
 )
-from jaxpurity.explainer._pasted import ErrorBlock, read_error, squeeze
 
 __all__ = ["Explanation", "anchor", "distinctive", "explain"]
 
