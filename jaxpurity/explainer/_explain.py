@@ -77,9 +77,12 @@ class Explanation:
         """One line for an error's notes: the cause in brief and the page to read."""
         if not self.recognised:
             return ""
-        return f"jaxpurity: {self.scenario} {self._in_language('See')} {self.url}"
+        _ = self._in_language
+        return f"jaxpurity: {self.scenario} {_('See')} {self.url}"
 
     def _in_language(self, text: str) -> str:
+        # A literal given to it as `_("...")` is a message of the package's catalog, as the
+        # entries' scenario, cause and fix are (locale/package_catalog.py extracts them).
         return translate(text, self.language)
 
     def __str__(self) -> str:
