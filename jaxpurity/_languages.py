@@ -1,16 +1,21 @@
 """The languages jaxpurity answers in: English, and Simplified Chinese (``"zh_CN"``).
 
 They are the site's two editions. :func:`jaxpurity.explain` and the command
-line answer in either and link the pages of the same edition; the Chinese
-texts are in :mod:`jaxpurity._zh_CN`.
+line answer in either and link the pages of the same edition. The package's
+texts other than English are in a gettext catalog for each language,
+``jaxpurity/locale/<language>/LC_MESSAGES/jaxpurity.mo`` (compiled from the
+``.po`` beside it, which translators edit: ``tox -e catalogs`` updates it, see
+the README), read with the standard library's :mod:`gettext` the first time a
+text is asked for in that language.
 """
 
 from __future__ import annotations
 
+import functools
+import gettext
 import os
 from collections.abc import Mapping
-
-from jaxpurity._zh_CN import MESSAGES
+from pathlib import Path
 
 __all__ = ["EDITIONS", "LANGUAGES", "from_locale", "language", "translate"]
 
@@ -19,6 +24,8 @@ EDITIONS: dict[str, str] = {"en": "", "zh_CN": "zh_CN/"}
 LANGUAGES: tuple[str, ...] = tuple(EDITIONS)
 
 _ALIASES = {"en": "en", "zh": "zh_CN", "zh_cn": "zh_CN", "zh_hans": "zh_CN", "zh_hans_cn": "zh_CN"}
+#: The package's catalogs: <language>/LC_MESSAGES/jaxpurity.mo, and the .po it is compiled from.
+_LOCALE = Path(__file__).parent / "locale"
 
 
 def language(lang: object) -> str:
@@ -60,10 +67,20 @@ def from_locale(environ: Mapping[str, str] = os.environ) -> str:
 
 
 def translate(text: str, lang: str) -> str:
-    """``text`` in the language ``lang`` (a code of :data:`LANGUAGES`).
+    """``text`` in the language ``lang`` (a code of :data:`LANGUAGES`), from its catalog.
+
+    A text the catalog does not hold comes back as it is, in English.
 
     Example:
       >>> translate("Read more", "zh_CN"), translate("Read more", "en")
       ('详见', 'Read more')
     """
-    return text if lang == "en" else MESSAGES.get(text, text)
+    if lang == "en" or not text:  # gettext's translation of "" is the catalog's header
+        return text
+    return _catalog(lang).gettext(text)
+
+
+@functools.cache
+def _catalog(lang: str) -> gettext.NullTranslations:
+    """The package's catalog for ``lang``, read once, when a text is first asked for in it."""
+    return gettext.translation("jaxpurity", _LOCALE, languages=[lang])

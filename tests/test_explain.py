@@ -687,11 +687,42 @@ def test_explain_adds_no_other_page_where_the_text_says_which() -> None:
 
 def test_every_other_page_is_a_page_that_is_not_the_entrys_own() -> None:
     from jaxpurity._pages import PAGES
-    from jaxpurity.explainer._known_errors import KNOWN_ERRORS
+    from jaxpurity.explainer.known_errors import KNOWN_ERRORS
 
     for known in KNOWN_ERRORS:
         assert set(known.see_also) <= set(PAGES) - {known.topic}, known.scenario
         assert len(set(known.see_also)) == len(known.see_also), known.scenario
+
+
+SECTION_MODULES = ["state_and_leaks", "control_flow", "gradients", "side_effects", "compiled_code"]
+
+
+@pytest.mark.parametrize("section", SECTION_MODULES)
+def test_each_known_error_is_in_the_module_of_its_pages_section(section: str) -> None:
+    import importlib
+
+    module = importlib.import_module(f"jaxpurity.explainer.known_errors._{section}")
+    topics = {k.topic for name in module.__all__ for k in getattr(module, name)}
+    assert topics, section
+    assert {page(topic).split("/")[1] for topic in topics} == {section}
+
+
+def test_the_table_holds_every_group_of_the_sections_once_and_nothing_else() -> None:
+    import importlib
+
+    from jaxpurity.explainer.known_errors import KNOWN_ERRORS
+
+    groups = [
+        getattr(module, name)
+        for section in SECTION_MODULES
+        for module in [importlib.import_module(f"jaxpurity.explainer.known_errors._{section}")]
+        for name in module.__all__
+    ]
+    in_groups = [id(known) for group in groups for known in group]
+    assert sorted(in_groups) == sorted(id(known) for known in KNOWN_ERRORS)
+    for group in groups:  # each group whole, in its own order
+        start = KNOWN_ERRORS.index(group[0])
+        assert KNOWN_ERRORS[start : start + len(group)] == group
 
 
 @pytest.mark.parametrize("form", FORMS)

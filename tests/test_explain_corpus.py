@@ -78,7 +78,7 @@ def test_the_corpora_cover_most_pages_that_an_error_can_lead_to():
 
 
 def test_every_page_that_an_error_leads_to_can_be_returned():
-    from jaxpurity.explainer._known_errors import KNOWN_ERRORS
+    from jaxpurity.explainer.known_errors import KNOWN_ERRORS
 
     returned = {k.topic for k in KNOWN_ERRORS}
     no_error = {

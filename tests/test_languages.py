@@ -1,4 +1,9 @@
-"""explain in Chinese: every text translated, the code in it kept, the Chinese pages linked."""
+"""explain in Chinese: every text translated, the code in it kept, the Chinese pages linked.
+
+The package's Chinese is a gettext catalog, ``jaxpurity/locale/zh_CN/LC_MESSAGES/``:
+the ``.po`` that translators edit and the ``.mo`` compiled from it, which
+``explain`` reads. ``tox -e catalogs`` updates both (``locale/package_catalog.py``).
+"""
 
 from __future__ import annotations
 
@@ -10,13 +15,25 @@ from pathlib import Path
 
 import jax
 import pytest
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
 
 import jaxpurity
 import jaxpurity.__main__ as cli
 from jaxpurity._languages import from_locale, language
 from jaxpurity._pages import url
-from jaxpurity._zh_CN import MESSAGES
-from jaxpurity.explainer._known_errors import KNOWN_ERRORS
+from jaxpurity.explainer.known_errors import KNOWN_ERRORS
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "locale"))
+import package_catalog  # noqa: E402
+
+CATALOG = ROOT / "jaxpurity" / "locale" / "zh_CN" / "LC_MESSAGES" / "jaxpurity.po"
+COMPILED = CATALOG.with_suffix(".mo")
+with CATALOG.open("rb") as _file:
+    PO = read_po(_file)
+#: What explain says in Chinese, by its English: the catalog's translated messages.
+MESSAGES = {m.id: m.string for m in PO if m.id and m.string and not m.fuzzy}
 
 KNOWN_TEXTS = {text for k in KNOWN_ERRORS for text in (k.scenario, k.cause, k.fix)}
 EXPLAIN_SOURCE = Path(jaxpurity.__file__).parent.joinpath("explainer", "_explain.py").read_text()
@@ -47,6 +64,42 @@ def test_every_text_of_explain_has_its_chinese_and_every_chinese_a_text():
     assert not stale, f"translations of texts jaxpurity no longer says: {sorted(stale)[:1]}"
     untranslated = [en for en, zh in MESSAGES.items() if not CHINESE.search(zh)]
     assert not untranslated, untranslated[:1]
+
+
+def test_the_catalog_holds_the_messages_of_the_table_and_labels_and_nothing_else():
+    said = {message.text for message in package_catalog.messages()}
+    held = {m.id for m in PO if m.id}
+    assert said <= held, f"not in the catalog (tox -e catalogs): {sorted(said - held)[:1]}"
+    assert held <= said, f"in the catalog, no longer said: {sorted(held - said)[:1]}"
+    assert not PO.obsolete, f"obsolete messages left in the catalog: {list(PO.obsolete)[:1]}"
+
+
+def test_no_message_of_the_catalog_is_fuzzy_or_untranslated():
+    fuzzy = [m.id for m in PO if m.id and m.fuzzy]
+    untranslated = [m.id for m in PO if m.id and not m.string]
+    assert not fuzzy, f"{len(fuzzy)} fuzzy, first: {fuzzy[0]!r}"
+    assert not untranslated, f"{len(untranslated)} untranslated, first: {untranslated[0]!r}"
+
+
+def test_the_compiled_catalog_holds_what_the_po_says():
+    with COMPILED.open("rb") as file:
+        compiled = {m.id: m.string for m in read_mo(file) if m.id}
+    assert compiled == MESSAGES, (
+        f"{COMPILED.name} is out of date with {CATALOG.name}: run tox -e catalogs "
+        f"(or python locale/package_catalog.py compile); "
+        f"differs in {sorted(set(compiled.items()) ^ set(MESSAGES.items()))[:1]}"
+    )
+
+
+def test_the_extraction_reads_the_labels_in_f_strings_and_across_lines():
+    labels = {m.text for m in package_catalog.messages() if m.source.endswith("_explain.py")}
+    # Each in an f-string: f"{_('Error')}: {self.error}".
+    assert {"Error", "Scenario", "Cause", "Fix", "See", "See also", "Read more"} <= labels
+    # Two literals, one message.
+    assert (
+        "Not recognised: jaxpurity.explain has no entry for this error, so it cannot say "
+        "what caused it." in labels
+    )
 
 
 def test_the_chinese_keeps_the_code_of_the_english():

@@ -12,7 +12,7 @@ from sphinx.application import Sphinx
 
 from jaxpurity._pages import page
 from jaxpurity.explainer._explain import distinctive
-from jaxpurity.explainer._known_errors import KNOWN_ERRORS
+from jaxpurity.explainer.known_errors import KNOWN_ERRORS
 
 GLOBAL_COUNTER = page("global_counter").removesuffix(".html")
 INPLACE_UPDATES = page("inplace_updates").removesuffix(".html")

@@ -1,10 +1,12 @@
 /* The paste box: jaxpurity.explain in the browser, for pasted text.
  *
- * A port of jaxpurity/explainer/_pasted.py (read_error, for text) and jaxpurity/explainer/_explain.py (the
- * matcher). The knowledge is window.JAXPURITY_KNOWLEDGE, written at build time from
- * jaxpurity.explainer._known_errors (docs/sphinxext/explain_box.py), so the box and explain() use one
- * table; tests/e2e/test_explain_box.py checks that both give the same page for every real
- * error of the corpora. Keep the two in step: a change to the Python matcher comes here too.
+ * A port of jaxpurity/explainer/_pasted.py (read_error, for text) and
+ * jaxpurity/explainer/_explain.py (the matcher); where a function here is named otherwise,
+ * a comment names the Python one. The knowledge is window.JAXPURITY_KNOWLEDGE, written at
+ * build time from jaxpurity/explainer/known_errors/ (KNOWN_ERRORS, in the matcher's order;
+ * docs/sphinxext/explain_box.py), so the box and explain() use one table;
+ * tests/e2e/test_explain_box.py checks that both give the same page for every real error of
+ * the corpora. Keep the two in step: a change to the Python matcher comes here too.
  */
 (function () {
   "use strict";
@@ -21,6 +23,7 @@
   const JAX_ERROR_WORD = /\b(ConcretizationTypeError|Tracer(?:Array|Bool|Integer)ConversionError|UnexpectedTracerError|NonConcreteBooleanIndexError|KeyReuseError)\b/g;
   const JAX_MACHINERY = /(?:^|[/\\])jax[/\\](?:_src[/\\])?(?:core|errors|traceback_util|source_info_util)\.py$/;
   const FRAME = /^[ \t]*File "([^"\n]{1,1000})", line \d+, in (\S{1,200})[ \t]*(?:\n([ \t]+\S[^\n]{0,1000}))?/gm;
+  // _explain.py's _JAX_INTERNAL_PATH.
   const JAX_SOURCE = /(?:^|[/\\])jax[/\\]_src[/\\]/;
   const IPYTHON_FRAME = /^(?:File \[?(?<path8>[^\n\]]{1,1000}?):\d{1,7}\]?(?:\([^)\n]{0,1000}\))?, in (?<name8>[\w.<>]{1,200})\(|(?<path>(?:[A-Za-z]:)?[/\\~<][^\n]{0,999}?) in (?<name>[\w.<>]{1,200})(?:\(|$))/gm;
   const IPYTHON_RAN = /^-{1,8}> ?\d{1,7} ?([^\n]{0,1000})/gm;
@@ -48,6 +51,7 @@
     return text.split("\n").map(cleanLine).join("\n");
   }
 
+  // _pasted.py's _class_names.
   function named(block) {
     const names = [];
     for (const end of block.matchAll(NAME_END)) {
@@ -149,6 +153,7 @@
       }
       return null;
     };
+    // _explain.py's _on_leaked_tracer.
     const leakedUse = (block) => {
       if (!block.squeezed.includes("Tracer") && !block.squeezed.includes("tracing")) return false;
       if (regex(knowledge.dead_trace).test(block.text)) return true;
@@ -164,6 +169,7 @@
     };
     const aboutLeaks = knowledge.entries.filter((k) => k.leaked);
     const others = knowledge.entries.filter((k) => !k.leaked);
+    // _explain.py's _error_name.
     const errorName = (block, known) => {
       for (const name of block.names) if (known.errors.includes(name)) return name;
       if (block.names.length && !known.no_error) return block.names[0];

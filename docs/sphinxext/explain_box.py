@@ -2,7 +2,7 @@
 
 The box (``.. explain-box::``) runs ``_static/explain_box.js``, a port of
 :func:`jaxpurity.explain` that reads its knowledge from ``known_errors.js``,
-which this extension writes at build time from ``jaxpurity.explainer._known_errors``:
+which this extension writes at build time from ``jaxpurity.explainer.known_errors``:
 the site and ``explain`` share one table, and ``tests/e2e`` checks that they
 give the same answer on every real error of the corpora. It works offline
 (no fetch, no server): the knowledge is a script the page loads.
@@ -23,7 +23,7 @@ from sphinx.application import Sphinx
 from jaxpurity._languages import translate
 from jaxpurity._pages import page
 from jaxpurity.explainer._explain import anchor, distinctive
-from jaxpurity.explainer._known_errors import DEAD_TRACE, KNOWN_ERRORS, TRACED_FUNCTION
+from jaxpurity.explainer.known_errors import DEAD_TRACE, KNOWN_ERRORS, TRACED_FUNCTION
 
 _BOX = """\
 <form class="explain-box" role="search" aria-label="{name}" onsubmit="return false">

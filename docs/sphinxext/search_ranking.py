@@ -3,7 +3,7 @@
 Sphinx's search scores a page by where a query's words occur (title, text) and
 breaks ties alphabetically, so a page that only mentions an exception can come
 before the page that explains it. This extension gives the search what
-:mod:`jaxpurity.explainer._known_errors` knows:
+:mod:`jaxpurity.explainer.known_errors` knows:
 
 * **Index entries**, generated from ``KNOWN_ERRORS``: each exception name that
   identifies an error by itself (``UnexpectedTracerError``, not ``TypeError``)
@@ -46,7 +46,7 @@ from sphinx.transforms import SphinxTransform
 import jaxpurity
 from jaxpurity._capture import read_caught
 from jaxpurity.explainer._explain import distinctive
-from jaxpurity.explainer._known_errors import KNOWN_ERRORS
+from jaxpurity.explainer.known_errors import KNOWN_ERRORS
 
 ERROR_INDEX = "errors"  # docs/errors.rst
 SCORER = Path(__file__).resolve().parents[1] / "_static" / "search_scorer.js"

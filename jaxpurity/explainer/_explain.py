@@ -1,6 +1,6 @@
 """Say what a JAX error means, why it happened, and how to fix it: the matcher.
 
-What ``explain`` knows is data in :mod:`jaxpurity.explainer._known_errors`; how pasted
+What ``explain`` knows is data in :mod:`jaxpurity.explainer.known_errors`; how pasted
 text is read is :mod:`jaxpurity.explainer._pasted`. This module picks the entry: for
 each error of a chain, the raised one first, the first entry whose class name
 or wording matches, whose conditions hold, and which fits whether the error
@@ -18,14 +18,14 @@ from dataclasses import dataclass
 
 from jaxpurity._languages import language, translate
 from jaxpurity._pages import page, url
-from jaxpurity.explainer._known_errors import (
+from jaxpurity.explainer._pasted import ErrorBlock, read_error, squeeze
+from jaxpurity.explainer.known_errors import (
     DEAD_TRACE,
     KNOWN_ERRORS,
     TRACED_FUNCTION,
     KnownError,
     Wording,
 )
-from jaxpurity.explainer._pasted import ErrorBlock, read_error, squeeze
 
 __all__ = ["Explanation", "anchor", "distinctive", "explain"]
 
@@ -33,7 +33,10 @@ _WIDTH = 88
 # Only the errors nearest the raised one are read: a chain is short, and a long log of
 # many tracebacks ends with the one that matters.
 _MAX_BLOCKS = 16
-_JAX_SOURCE = re.compile(r"(?:^|[/\\])jax[/\\]_src[/\\]")
+# A file of JAX's internals (jax/_src/). JAX hides its own frames from tracebacks, so a traced
+# function of its own (a loop's scanned_fun, jnp.tile jitted whole) is missing from them even
+# while it runs: its absence does not show that the tracer leaked.
+_JAX_INTERNAL_PATH = re.compile(r"(?:^|[/\\])jax[/\\]_src[/\\]")
 
 
 @dataclass(frozen=True)
@@ -74,9 +77,12 @@ class Explanation:
         """One line for an error's notes: the cause in brief and the page to read."""
         if not self.recognised:
             return ""
-        return f"jaxpurity: {self.scenario} {self._in_language('See')} {self.url}"
+        _ = self._in_language
+        return f"jaxpurity: {self.scenario} {_('See')} {self.url}"
 
     def _in_language(self, text: str) -> str:
+        # A literal given to it as `_("...")` is a message of the package's catalog, as the
+        # entries' scenario, cause and fix are (locale/package_catalog.py extracts them).
         return translate(text, self.language)
 
     def __str__(self) -> str:
@@ -236,7 +242,7 @@ def _match(entries: list[KnownError], block: ErrorBlock, *, worded: bool) -> Kno
     return None
 
 
-def _leaked_use(block: ErrorBlock) -> bool:
+def _on_leaked_tracer(block: ErrorBlock) -> bool:
     """Whether the error came from using a tracer after its trace had ended (a leaked one).
 
     JAX 0.4.35 says so. With JAX 0.10.2 the traceback decides: the message
@@ -251,7 +257,7 @@ def _leaked_use(block: ErrorBlock) -> bool:
     if _regex(DEAD_TRACE).search(block.text):
         return True
     traced = _regex(TRACED_FUNCTION).search(block.text)
-    if traced is None or block.frames is None or _JAX_SOURCE.search(traced["file"]):
+    if traced is None or block.frames is None or _JAX_INTERNAL_PATH.search(traced["file"]):
         return False
     file, line, name = ntpath.basename(traced["file"]), int(traced["line"]), traced["name"]
     same_file = [f for f in block.frames if ntpath.basename(f[0]) == file]
@@ -279,13 +285,13 @@ def _lookup(block: ErrorBlock, *, worded: bool, leaked: bool) -> tuple[str, Know
     if known is None:
         if usual is None:
             return None
-        return (_named(block, usual), usual)
+        return (_error_name(block, usual), usual)
     if block.names:
         return block.names[0], known
     return (usual or known).errors[0], known
 
 
-def _named(block: ErrorBlock, known: KnownError) -> str:
+def _error_name(block: ErrorBlock, known: KnownError) -> str:
     """The class name to show: the error's own, where the text names one the entry knows."""
     for name in block.names:
         if name in known.errors:
@@ -364,7 +370,7 @@ def explain(error: BaseException | str, *, lang: str = "en") -> Explanation:
     # An error whose text says what it is first, the raised one before its causes; then one
     # known by its class name alone. Pasted text often holds the message only once, in the
     # cause (JAX's "FilteredStackTrace"), and the raised error as a bare header line.
-    leaked = [_leaked_use(block) for block in chain]
+    leaked = [_on_leaked_tracer(block) for block in chain]
     found = next(
         (
             f

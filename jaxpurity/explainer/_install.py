@@ -20,7 +20,7 @@ from typing import Any
 import jax
 
 from jaxpurity.explainer._explain import explain
-from jaxpurity.explainer._known_errors import KNOWN_ERRORS
+from jaxpurity.explainer.known_errors import KNOWN_ERRORS
 
 __all__ = [
     "install",

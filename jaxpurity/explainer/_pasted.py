@@ -181,7 +181,7 @@ def _clean(text: str) -> str:
     return "\n".join(_clean_line(line) if line else line for line in text.split("\n"))
 
 
-def _named(block: str) -> list[str]:
+def _class_names(block: str) -> list[str]:
     """The class names where the block names an error ("Name:"), in order.
 
     A name may be qualified (``jax.errors.Name``); each is read back from its
@@ -201,7 +201,7 @@ def _named(block: str) -> list[str]:
 def _text_block(block: str, *, traceback: bool) -> ErrorBlock:
     header = _IPYTHON_HEADER.match(block)
     named = [header.group(1)] if header is not None else []
-    named += reversed(_named(block))
+    named += reversed(_class_names(block))
     named += _JAX_NAME.findall(block)
     named += _JAX_ERROR_WORD.findall(block)
     named = [n for n in named if n.endswith(("Error", "Exception"))]

@@ -27,7 +27,7 @@ import jaxpurity
 from jaxpurity._capture import read_caught
 from jaxpurity._pages import page as page_of
 from jaxpurity.explainer._explain import distinctive
-from jaxpurity.explainer._known_errors import KNOWN_ERRORS
+from jaxpurity.explainer.known_errors import KNOWN_ERRORS
 
 ERROR_INDEX = "errors.html"
 CAPTURED = ROOT / "docs" / "examples" / "_captured"  # what the build's examples caught

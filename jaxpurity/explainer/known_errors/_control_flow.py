@@ -1,0 +1,689 @@
+"""The errors of the pages in ``gallery/control_flow/``: Python control flow and shapes under jit.
+
+A traced value where Python or JAX needs a concrete one (``if``, ``int()``, a
+size, a slice's bounds, a mask, a static argument), the types of ``cond``'s
+branches and of a loop's carry, and writes into an array. Most share the
+messages of the concretization family, told apart by the code that raised or
+the words around the message. Each group is tried where
+:data:`jaxpurity.explainer.known_errors.KNOWN_ERRORS` puts it.
+"""
+
+from __future__ import annotations
+
+from jaxpurity.explainer.known_errors._shared import (
+    ARRAY_CONVERSION,
+    BOOL,
+    BOOL_OLD,
+    CONCRETE,
+    CONVERSION,
+    INDEX,
+    NEEDS_A_NUMBER,
+    NEEDS_A_NUMBER_ERRORS,
+    NOT_AN_INTEGER,
+    SHAPE_WITHOUT_TRACER,
+    SHAPES,
+    UNEXPECTED,
+    KnownError,
+    Wording,
+    any_of,
+)
+
+__all__ = [
+    "ARRAY_WRITES",
+    "BRANCH_AND_CARRY_TYPES",
+    "CONCRETIZATION_CATCH_ALL",
+    "CONTROL_FLOW_ON_TRACERS",
+    "JAXPURITY_OWN_ERRORS",
+    "JAX_FUNCTION_TRACED",
+    "NUMBERS_FOR_JAX_FUNCTIONS",
+    "SIZES_AND_STATIC_ARGUMENTS",
+    "TRACED_SLICE_BOUNDS",
+]
+
+_BOOL_WHEN = r"problem arose with the `bool` function|\(in `bool`\)|Abstract value passed to `bool`"
+# The jax.numpy functions whose result's size depends on the data (without size=): their
+# names, as JAX's source and tracebacks have them, and as code and messages call them.
+_SIZED_BY_DATA_NAMES = r"nonzero|argwhere|flatnonzero|unique\w{0,20}|compress|extract"
+_SIZED_BY_DATA = rf"(?:jnp|jax\.numpy)\.(?:{_SIZED_BY_DATA_NAMES}|where)\b"
+_SIZED_BY_DATA_ERROR = Wording(
+    rf"(?:size argument of|arose in|arose for the \w+ argument of) {_SIZED_BY_DATA}",
+    "JAX 0.2.1 (arose in), 0.2.13 (size argument of), 0.3.14 (arose for the first "
+    "argument of) to 0.12.0.1; git history",
+    regex=True,
+)
+# jit given an argument that is not an array, nor a pytree of arrays, and not static.
+_NOT_AN_ARRAY = (
+    Wording(
+        r"Error interpreting argument to .{1,300}? as an abstract array",
+        "JAX 0.4.35, 0.10.2, 0.12.0.1 (live); pasted in jax-ml/jax#23860 (2024)",
+        regex=True,
+    ),
+    Wording(
+        r"of type <class '[\w.]{1,200}'> is not a valid JAX type",
+        "JAX before 0.4.30: pasted in jax-ml/jax#13914 (2023)",
+        regex=True,
+    ),
+)
+# Where the traceback shows the code that raised (ErrorBlock.raised: "path in function", then
+# the line): a function in JAX's or NumPy's own source (its packages, which a folder of one's
+# own named jax/ does not have: /home/me/jax/train.py is no JAX source).
+_JAX_LIBRARY_PATH = (
+    r"(?:^|[/\\])jax[/\\](?:_src|numpy|lax|ops|nn|scipy|image|interpreters|experimental)[/\\]"
+)
+_NUMPY_LIBRARY_PATH = r"(?:^|[/\\])numpy[/\\](?:core|_core|lib|linalg|fft|random|ma)[/\\]"
+_IN_JAX = rf"{_JAX_LIBRARY_PATH}[^\n]{{0,300}} in "
+_IN_JAX_OR_NUMPY = rf"(?:{_JAX_LIBRARY_PATH}|{_NUMPY_LIBRARY_PATH})[^\n]{{0,300}} in "
+# Or the raising line transforms one of JAX's functions itself, so that every argument of it
+# is traced, its settings too: jax.make_jaxpr(jax.lax.integer_pow)(x, 2), jax.jit(jnp.tile).
+_JAX_FUNCTION_TRANSFORMED = (
+    r"\b(?:jit|make_jaxpr|vmap|grad)\((?:jax\.)?(?:lax|numpy|jnp|nn|ops|random|image)\.\w{1,60}\)"
+)
+_DYNAMIC_SLICE = r"dynamic_(?:update_)?slice\w{0,20}"
+# A setting, not data: the names people give a flag or a size. A traced value by such a name
+# in `if`, bool() or int() is an argument that should be static (the static_arguments page's
+# `if normalize:`), not data to branch on with lax.cond.
+_SETTING_NAME = (
+    r"(?:inference|deterministic|train|training|eval|evaluate|normalize|verbose|debug|reverse"
+    r"|causal|mode|axis|axes|ndim|size|length|steps|(?:is|use|has|enable|with|return)_\w{1,30}"
+    r"|(?:max|num|n)_\w{1,30}|\w{1,30}_(?:size|steps|mode|flag))"
+)
+# Where a message or a traceback names it: JAX's detail line (0.2.1 on: "depends on the value
+# of the argument runner_state[0].dropout.inference.") or the line the traceback shows raising
+# (`if inference:`, `if max_steps == 1:`, `while not self.training:`).
+_SETTING_TRACED = any_of(
+    r"depends on the value of the argument [`']?(?:[\w'\"\]]{1,80}[.\[]){0,12}['\"]?"
+    rf"{_SETTING_NAME}[`'\"\]]{{0,2}}(?![\w\[])",
+    rf"\b(?:if|elif|while) (?:not )?(?:self\.|config\.|cfg\.)?{_SETTING_NAME}"
+    r"(?: ?(?:==|!=|<=|>=|<|>|is not|is) ?[\w.'\"-]{1,40})? ?:",
+)
+
+
+def _number_for_jax(
+    when: str | None = None,
+    raised_in: str | None = None,
+    also: tuple[str, ...] = (),
+    also_worded: tuple[Wording, ...] = (),
+) -> KnownError:
+    """A number needed from a traced value by a function of JAX's (or NumPy's) own.
+
+    ``also`` and ``also_worded`` are more errors, and their wordings, that mean it here.
+    """
+    return KnownError(
+        errors=(*NEEDS_A_NUMBER_ERRORS, *also),
+        topic="static_arguments",
+        wordings=(*NEEDS_A_NUMBER, *also_worded),
+        when=when,
+        unless=SHAPE_WITHOUT_TRACER,
+        raised_in=raised_in,
+        scenario="A jitted function passed a value computed from its arguments to a JAX or "
+        "NumPy function that needs a Python number there: a size (num_segments, "
+        "num_classes, a shape, a length), an axis, or a count.",
+        cause="Under jit every argument is a tracer, with a shape and dtype but no value, and "
+        "the function needs the value while tracing, because it decides the result's shape.",
+        fix="Mark the argument static (jax.jit(f, static_argnames='n')) so it stays a Python "
+        "number, or pass a constant; JAX compiles once for each value it sees.",
+    )
+
+
+def _sized_by_data(when: str | None = None, raised_in: str | None = None) -> KnownError:
+    """A number needed from traced data by a jax.numpy function whose result it sizes."""
+    return KnownError(
+        errors=NEEDS_A_NUMBER_ERRORS,
+        topic="boolean_masks",
+        wordings=NEEDS_A_NUMBER,
+        unless=SHAPE_WITHOUT_TRACER,
+        when=when,
+        raised_in=raised_in,
+        scenario="A jitted function called a jax.numpy function whose result's size depends "
+        "on the data (jnp.nonzero, jnp.where(mask), jnp.unique, jnp.compress, jnp.extract, "
+        "jnp.argwhere) without size=.",
+        cause="The number of results is the number of True (or distinct) entries, which is "
+        "unknown while tracing; jit needs every shape fixed in advance, so the function asks "
+        "for the traced data's value and fails.",
+        fix="Pass a static bound: jnp.nonzero(mask, size=k, fill_value=...) (also "
+        "jnp.unique, jnp.compress, jnp.argwhere); or keep the shape fixed with "
+        "jnp.where(mask, x, 0) and reductions with where=.",
+    )
+
+
+#: Slicing with traced bounds.
+TRACED_SLICE_BOUNDS: tuple[KnownError, ...] = (
+    KnownError(
+        errors=("IndexError", "TypeError"),
+        topic="dynamic_slicing",
+        wordings=(
+            Wording(
+                "Array slice indices must have static start/stop/step",
+                "JAX 0.1.49 and older to 0.8.1, and 0.12.0.1 (git history); pasted in "
+                "jax-ml/jax#7222, AakashKumarNain/mistral_jax#1",
+            ),
+            Wording(
+                "Slice entries must be static integers",
+                "JAX 0.8.2 to 0.11.0 (git history), and 0.10.2",
+            ),
+        ),
+        scenario="A jitted or vmapped function sliced an array with traced bounds, as in "
+        "x[i:i + k] or x[:n] with i or n an argument (also x.at[i:i + k].set(...)).",
+        cause="A slice's length comes from its start and stop, so with traced bounds its shape "
+        "is unknown while tracing, and jit needs every shape fixed; NumPy slicing also "
+        "shortens a slice that runs past the end, so even i:i + k has no fixed length.",
+        fix="For a window of static size k at a traced start, use "
+        "jax.lax.dynamic_slice_in_dim(x, i, k) (or x[jax.ds(i, k)] in JAX 0.9.1+), and "
+        "lax.dynamic_update_slice to write; both clamp an out-of-range start. For a traced "
+        "length, mask with jnp.where(jnp.arange(len(x)) < n, x, 0), or make n static.",
+    ),
+)
+
+#: A function of JAX's own, jitted whole, so that its settings are traced too.
+JAX_FUNCTION_TRACED: tuple[KnownError, ...] = (
+    # JAX's message names the function jit traced, and it is one of JAX's own: jax.jit(jnp.tile)
+    # traces every argument, the settings too (JAX 0.4.35: "while tracing the function tile at
+    # .../jax/_src/numpy/lax_numpy.py:4366 for jit"; JAX 0.6.2 calls the traced exponent of
+    # jax.jit(jax.lax.integer_pow) a leak: "The function being traced when the value leaked was
+    # integer_pow at .../jax/_src/lax/lax.py:924 traced for jit"). Not JAX's wrappers of a
+    # loop's body ("scanned_fun at .../loops.py for scan"), which trace the user's code.
+    _number_for_jax(
+        when=r"(?:while tracing the function|being traced when the value leaked was) \S{1,200} "
+        rf"at \S{{0,300}}?{_JAX_LIBRARY_PATH}\S{{0,300}} (?:traced )?for (?:jit|pjit|make_jaxpr)\b",
+        also=("TracerArrayConversionError", "UnexpectedTracerError"),
+        also_worded=(*ARRAY_CONVERSION, *UNEXPECTED),
+    ),
+)
+
+#: A traced value where a JAX or NumPy function needs a number: what the function is.
+NUMBERS_FOR_JAX_FUNCTIONS: tuple[KnownError, ...] = (
+    # The traceback's raising frame names the function that asked the tracer for its value
+    # (JAX 0.10.2: jnp.compress's `if any(...)` raises in compress, jnp.where(mask) in
+    # nonzero, segment_sum in _segment_update; pasted in jax-ml/jax#6350, #1629).
+    _sized_by_data(raised_in=rf"{_IN_JAX}_?(?:{_SIZED_BY_DATA_NAMES}|where)(?:\n|$)"),
+    # Or the text names one (the raising line, or the words around a pasted message).
+    _sized_by_data(when=rf"(?:jnp|jax\.numpy)\.(?:{_SIZED_BY_DATA_NAMES})\b"),
+    KnownError(
+        errors=(*NEEDS_A_NUMBER_ERRORS, "IndexError"),
+        topic="dynamic_slicing",
+        wordings=NEEDS_A_NUMBER,
+        unless=SHAPE_WITHOUT_TRACER,
+        raised_in=rf"{_IN_JAX}{_DYNAMIC_SLICE}(?:\n|$)|\b{_DYNAMIC_SLICE}\(",
+        scenario="A jitted function called jax.lax.dynamic_slice (or dynamic_slice_in_dim, "
+        "dynamic_update_slice) with a slice size computed from its arguments.",
+        cause="dynamic_slice takes a traced start but a static size: the size is the result's "
+        "shape, which jit must know while tracing.",
+        fix="Keep the window's size a Python int (a constant, or a static argument) and let "
+        "only the start be traced; for a traced length, slice the largest size and mask the "
+        "rest with jnp.where(jnp.arange(k) < n, window, 0).",
+    ),
+    _number_for_jax(raised_in=any_of(_IN_JAX_OR_NUMPY, _JAX_FUNCTION_TRANSFORMED)),
+)
+
+#: Python control flow and conversions on tracers.
+CONTROL_FLOW_ON_TRACERS: tuple[KnownError, ...] = (
+    # A traced flag or size in `if` or int(): the fix is a static argument, not lax.cond.
+    KnownError(
+        errors=(
+            "TracerBoolConversionError",
+            "ConcretizationTypeError",
+            "TracerIntegerConversionError",
+        ),
+        topic="static_arguments",
+        wordings=(),
+        when=_SETTING_TRACED,
+        unless=_SIZED_BY_DATA,
+        scenario="A jitted function used a setting it takes as an argument (a flag such as "
+        "`inference` or `training`, or a size such as `max_steps`) in `if`, `while`, bool() "
+        "or int().",
+        cause="Under jit every argument is a tracer, flags and sizes too: it has a shape and "
+        "dtype but no value, so Python cannot choose a branch or a size from it.",
+        fix="Mark the setting static: jax.jit(f, static_argnames='inference'), or "
+        "(Equinox, Flax) keep it in a static field, so that each value compiles its own "
+        "program; use jax.lax.cond only when the condition really is data.",
+    ),
+    KnownError(
+        errors=("TracerBoolConversionError",),
+        topic="python_control_flow",
+        see_also=("static_arguments", "boolean_masks"),
+        wordings=(BOOL,),
+        scenario="A jitted function used `if`, `while`, `and`/`or` or `assert` on a value "
+        "computed from its arguments.",
+        cause="Python needs a real True or False to choose a branch, but under jit the "
+        "value is a tracer, which has a shape and dtype but no value yet.",
+        fix="Choose values with jnp.where, branches with jax.lax.cond or jax.lax.switch, "
+        "and loop with jax.lax.while_loop; if the argument is a setting, not data, mark "
+        "it static (static_argnames=...).",
+    ),
+    KnownError(
+        errors=("ConcretizationTypeError",),
+        topic="python_control_flow",
+        wordings=BOOL_OLD,
+        when=_BOOL_WHEN,
+        scenario="A jitted function used `if`, `while`, `and`/`or` or `assert` on a value "
+        "computed from its arguments.",
+        cause="Python needs a real True or False (the `bool` function) to choose a branch, "
+        "but under jit the value is a tracer, which has no value yet.",
+        fix="Choose values with jnp.where, branches with jax.lax.cond or jax.lax.switch, "
+        "and loop with jax.lax.while_loop; if the argument is a setting, not data, mark "
+        "it static (static_argnames=...).",
+    ),
+    KnownError(
+        errors=("TracerIntegerConversionError",),
+        topic="python_control_flow",
+        see_also=("static_arguments",),
+        wordings=(
+            INDEX,
+            Wording(
+                r"indices must be integers or slices, not \w*Tracer",
+                "Python's TypeError for a list indexed with a tracer: pasted in jax-ml/jax#5853",
+                regex=True,
+            ),
+            NOT_AN_INTEGER,
+        ),
+        scenario="A jitted function used a traced value as a Python int: a list or tuple "
+        "index, range(n), or a size.",
+        cause="Python asks the value for an int (`__index__`), but under jit it is a tracer "
+        "with no value yet.",
+        fix="Index an array instead of a list (jnp.asarray(items)[i]), loop with "
+        "jax.lax.fori_loop instead of range(n), or mark the argument static "
+        "(static_argnames=...).",
+    ),
+    KnownError(
+        errors=("TracerArrayConversionError",),
+        topic="python_control_flow",
+        see_also=("static_arguments",),
+        wordings=ARRAY_CONVERSION,
+        scenario="A transformed function passed a traced value to NumPy (np.asarray, np.sin, "
+        "...) or another library that needs a concrete array.",
+        cause="NumPy needs real numbers, and a tracer cannot become a numpy.ndarray while "
+        "JAX is tracing.",
+        fix="Use jax.numpy instead of numpy inside jit, grad and vmap; run unavoidable host "
+        "code through jax.pure_callback, and print with jax.debug.print.",
+    ),
+)
+
+#: Sizes, shapes and static arguments.
+SIZES_AND_STATIC_ARGUMENTS: tuple[KnownError, ...] = (
+    KnownError(
+        errors=("ConcretizationTypeError",),
+        topic="boolean_masks",
+        wordings=(_SIZED_BY_DATA_ERROR,),
+        when=_SIZED_BY_DATA_ERROR.text,
+        scenario="A jitted function called jnp.nonzero, jnp.argwhere, jnp.where(mask) or "
+        "jnp.unique without size=, or indexed with a boolean mask.",
+        cause="The number of results is the number of True entries, which is unknown while "
+        "tracing; jit needs every shape fixed in advance.",
+        fix="Pass a static bound: jnp.nonzero(mask, size=k, fill_value=...); or keep the "
+        "shape fixed with jnp.where(mask, x, 0) and reductions with where=.",
+    ),
+    KnownError(
+        errors=("TypeError",),
+        topic="static_arguments",
+        see_also=("dynamic_slicing",),
+        # Not a shape that names no tracer ("got ((1000,), (1000, 1000))": a malformed shape,
+        # pasted in jax-ml/jax#14199).
+        unless=SHAPE_WITHOUT_TRACER,
+        wordings=(
+            SHAPES,
+            Wording(
+                r"parameters to jaxpr equations must have __hash__ and __eq__ methods\. In a call "
+                r"to primitive \w{1,60}, the value of parameter \w{1,60} was not hashable: "
+                r".{0,80}?Tracer",
+                "JAX 0.10.2 and 0.12.0.1 (live: jax.jit(jax.lax.integer_pow)(x, 2))",
+                regex=True,
+            ),
+            Wording(
+                r"Unexpected type of axis argument: <class '[\w.]*Tracer'>",
+                "JAX 0.1.49 and older to 0.2.8 (git history)",
+                regex=True,
+            ),
+        ),
+        scenario="A jitted function built an array whose shape (or axis) comes from an "
+        "argument, such as jnp.zeros(n).",
+        cause="jit compiles for fixed shapes, but the size is a traced argument whose value "
+        "is unknown while tracing.",
+        fix="Mark the size argument static: jax.jit(f, static_argnames='n'), so each new "
+        "size compiles once; or pass an array of the right shape instead.",
+    ),
+    KnownError(
+        errors=("TypeError",),
+        topic="static_arguments",
+        wordings=(
+            Wording(
+                r"unhashable type: '\w{0,40}Tracer'",
+                "Python's TypeError for a tracer hashed: JAX 0.1.x static arguments of JAX's own "
+                "jitted functions (random.randint's shape), pasted in jax-ml/jax#648 (2019); "
+                "functools.lru_cache or a dict key in jit, JAX 0.10.2 (live)",
+                regex=True,
+            ),
+        ),
+        scenario="A jitted function passed a traced value where Python needs a hashable one: "
+        "a static argument (a shape or size given to a function that jits with "
+        "static_argnums), a dict key, or an argument of a functools.lru_cache function.",
+        cause="A tracer cannot be hashed: it stands for any value of its shape and dtype, so "
+        "it cannot pick a compiled program, a dict entry or a cache entry.",
+        fix="Mark the argument static (jax.jit(f, static_argnames='n')) so it stays a Python "
+        "value; key dicts and caches by Python values (shapes, settings), never by traced "
+        "arrays.",
+    ),
+    # A setting jit cannot trace (a string, a function) passed as an ordinary argument wants
+    # static_argnames. A function may be a jitted one (jnp.sin is a PjitFunction), a NumPy
+    # ufunc, a partial, a builtin or a bound method (JAX 0.4.35 and 0.12.0.1, live). Not an
+    # object of another class: that message comes as often from one handed to jax.numpy (a
+    # library's variable class unwrapped: keras-team/keras#19186).
+    KnownError(
+        errors=("TypeError",),
+        topic="static_arguments",
+        wordings=_NOT_AN_ARRAY,
+        when=r"of type <class '(?:str|int|float|bool|complex|NoneType|function|type|slice|method"
+        r"|builtin_function_or_method|functools\.partial|numpy\.ufunc|jaxlib\.[\w.]{1,40}"
+        r"\.PjitFunction)'>",
+        scenario="A jitted function was called with an argument jit cannot trace, such as a "
+        "string ('add', 'relu'), and it was not marked static.",
+        cause="jit traces every argument not marked static as an array; a string or a function "
+        "has no array form, so jit cannot make a tracer for it.",
+        fix="Mark it static: jax.jit(f, static_argnames='mode'), so each value compiles its "
+        "own program; pass numbers as arrays only when they are data.",
+    ),
+    KnownError(
+        errors=("ValueError",),
+        topic="static_objects",
+        wordings=(
+            Wording(
+                "Non-hashable static arguments are not supported",
+                "JAX 0.2.6 to 0.12.0.1 (git history); pasted in jax-ml/jax#7561, "
+                "genjax-community/genjax#1179",
+            ),
+            Wording(
+                r"Static argument \(index \d+\) of type [^\n]{0,80}? is non-hashable",
+                "JAX 0.2.5, a warning; 0.2.6 on, in the error (git history)",
+                regex=True,
+            ),
+        ),
+        scenario="A value passed as a static argument of jit (static_argnums or "
+        "static_argnames) cannot be hashed: a list, a dict, an array, or an object such as a "
+        "plain @dataclass (whose __hash__ is None) or one holding a list.",
+        cause="jit looks static arguments up in its compile cache by hash and equality, so "
+        "each must be hashable, and equal values must mean the same program; a static object "
+        "changed after a call is not seen (jit runs the program of its old value).",
+        fix="Pass an immutable, value-hashed object: a tuple instead of a list or dict, a "
+        "@dataclass(frozen=True) or NamedTuple instead of a config class. Pass arrays and "
+        "numbers as ordinary traced arguments, or make the object a pytree "
+        "(jaxpurity.dataclass, with static_field for the settings that choose code).",
+    ),
+    KnownError(
+        errors=("ValueError",),
+        topic="static_objects",
+        wordings=(
+            Wording(
+                "static arguments should be comparable using __eq__",
+                "JAX 0.4.35, 0.6.2, 0.10.2 and 0.12.0.1 (live: a static dataclass with a NumPy "
+                "array field, called twice); pasted in jax-ml/jax#9290 (2022)",
+            ),
+        ),
+        scenario="jit compared a static argument with the one it cached (on a later call) and "
+        "the comparison raised: an object whose __eq__ compares an array field "
+        "('The truth value of an array with more than one element is ambiguous'), or one "
+        "that cannot be compared with the other's type.",
+        cause="jit finds a compiled program by the static arguments' hash and then ==, which "
+        "must return one bool; a dataclass's generated __eq__ compares its fields as a tuple, "
+        "and an array field makes that comparison an array.",
+        fix="Keep arrays out of static arguments: pass them as ordinary traced arguments (or "
+        "make the object a pytree, with jaxpurity.dataclass, whose array fields are leaves); "
+        "give a static object fields that compare as one bool (numbers, strings, tuples).",
+    ),
+    KnownError(
+        errors=("NonConcreteBooleanIndexError",),
+        topic="boolean_masks",
+        wordings=(
+            Wording(
+                "Array boolean indices must be concrete", "JAX 0.1.76 to 0.12.0.1 (git history)"
+            ),
+            Wording("Array boolean indices must be static", "JAX 0.1.49 and older to 0.1.75 (git)"),
+        ),
+        scenario="A jitted function indexed an array with a boolean mask, as in x[x > 0].",
+        cause="The result's length is the number of True entries, which is unknown while "
+        "tracing; jit needs every shape fixed in advance.",
+        fix="Keep the shape fixed: jnp.where(mask, x, 0), reductions with where= "
+        "(jnp.sum(x, where=mask)), or jnp.nonzero(mask, size=k, fill_value=...) with a "
+        "static bound k.",
+    ),
+)
+
+#: The catch-all of the concretization family.
+CONCRETIZATION_CATCH_ALL: tuple[KnownError, ...] = (
+    # The catch-all of the concretization family, after the errors whose messages carry the
+    # same detail lines ("This concrete value was not available in Python ...").
+    KnownError(
+        errors=("ConcretizationTypeError",),
+        topic="static_arguments",
+        see_also=("python_control_flow", "boolean_masks", "dynamic_slicing"),
+        wordings=(
+            CONCRETE,
+            Wording(
+                "which requires a concrete value", "JAX 0.1.49 and older to 0.1.64 (git history)"
+            ),
+            Wording(
+                "JAX Tracer object cannot be interpreted as a float", "JAX 0.1.63 to 0.1.77 (git)"
+            ),
+            CONVERSION,
+            Wording(
+                "concrete value was not available in Python because it depends on",
+                "JAX 0.2.1 to 0.12.0.1 (git history)",
+            ),
+            Wording(
+                "value became a tracer due to JAX operations on these lines",
+                "JAX 0.2.0 to 0.12.0.1 (git history)",
+            ),
+            Wording(
+                "try using `static_argnums` or applying `jit` to smaller subfunctions",
+                "JAX 0.1.58 to 0.12.0.1 (git history)",
+            ),
+        ),
+        scenario="A jitted function needed a concrete Python value (a size for jnp.arange, "
+        "a float() or int()) from a traced argument.",
+        cause="Under jit, arguments are tracers: JAX knows their shape and dtype but not "
+        "their value, so anything needed while tracing cannot depend on them.",
+        fix="Mark the argument static (jax.jit(f, static_argnames=...)) when it is a "
+        "setting such as a size, or rewrite so that only shapes, not values, decide what "
+        "the code does.",
+    ),
+)
+
+#: jaxpurity's own errors: routed by the first line, which names the API.
+JAXPURITY_OWN_ERRORS: tuple[KnownError, ...] = (
+    KnownError(
+        errors=("TypeMismatchError",),
+        topic="cond_branch_types",
+        wordings=(),
+        when=r"(?:^|TypeMismatchError: )[^:]*\b(?:cond|switch|branch|branches)\b",
+        scenario="jaxpurity's cond or switch found branches that return different types.",
+        cause="cond and switch have one output, so every branch must return the same pytree "
+        "with the same shape and dtype at each leaf; the message lists each leaf that "
+        "differs, by its path.",
+        fix="Follow the message's 'How to fix' line for each leaf: usually cast with "
+        ".astype(...), or build placeholders with jnp.zeros_like.",
+    ),
+    KnownError(
+        errors=("TypeMismatchError",),
+        topic="loop_carry_types",
+        wordings=(),
+        when=r"(?:^|TypeMismatchError: )[^:]*\b(?:scan|fori_loop|while_loop|carry|state|init_val|"
+        r"Stateful)\b",
+        scenario="A loop body or a Stateful step returned a carry (state) of another type "
+        "than the one it was given; jaxpurity checked it.",
+        cause="The carry feeds the next step, so its pytree structure, shapes and dtypes must "
+        "stay the same (under jit, a state that changes type would also recompile on every "
+        "call); the message lists each leaf that changed.",
+        fix="Follow the message's 'How to fix' line for each leaf: give the initial value "
+        "its final dtype (jnp.zeros((), jnp.float32), not 0), and accumulate in a dtype wide "
+        "enough for the sum before casting the result.",
+    ),
+    KnownError(
+        errors=("RetraceError",),
+        topic="static_arguments",
+        wordings=(
+            Wording(r"was traced \d+ times, more than max_traces=\d+", "jaxpurity 0.1", regex=True),
+        ),
+        scenario="A function wrapped in jaxpurity.count_traces(max_traces=...) was traced "
+        "more times than allowed.",
+        cause="jit traces and compiles again whenever an argument's shape, dtype or weak type "
+        "changes, a static argument takes a new value, or a new object is passed as a static "
+        "argument; the message names each argument that changed.",
+        fix="Follow the message's 'To avoid the retrace' line: keep shapes and dtypes fixed "
+        "(pad or bucket), pass arrays rather than Python scalars, and keep static arguments "
+        "to a few values (a number that is data can be passed as an array instead; a size "
+        "or an axis must stay static).",
+    ),
+)
+
+#: Branch and carry types of lax's control flow.
+BRANCH_AND_CARRY_TYPES: tuple[KnownError, ...] = (
+    KnownError(
+        errors=("TypeError",),
+        topic="cond_branch_types",
+        wordings=(
+            Wording(
+                r"true_fun and false_fun outputs? must have (?:identical|same) t",
+                "JAX 0.1.49 and older (outputs), 0.1.55 to 0.4.38 (output); git history",
+                regex=True,
+            ),
+            Wording(
+                r"true_fun output (?:and false_fun output )?must have (?:identical types|same "
+                r"type structure)",
+                "JAX 0.5.0 to 0.5.3 (git history)",
+                regex=True,
+            ),
+            Wording(
+                r"branch \d+ (?:and \d+ outputs|output(?: and branch \d+ output)?) must have "
+                r"(?:identical types|same type structure)",
+                "switch: 0.1.70 to 0.4.38 (branch 0 and 1 outputs), 0.5.0 to 0.5.3; git history",
+                regex=True,
+            ),
+            Wording(
+                r"\b(?:cond|switch) branches must have equal output types",
+                "JAX 0.6.0 to 0.12.0.1 (git history)",
+                regex=True,
+            ),
+            Wording(
+                r"\b(?:cond|switch) branch outputs must have the same pytree structure",
+                "JAX 0.6.0 to 0.12.0.1 (git history)",
+                regex=True,
+            ),
+            Wording(
+                r"but the corresponding output of (?:false_fun|branch \d+) has type",
+                "the detail lines: JAX 0.6.0 to 0.12.0.1 (git history)",
+                regex=True,
+            ),
+        ),
+        scenario="jax.lax.cond or jax.lax.switch was given branches that return different types.",
+        cause="cond and switch have one output, so every branch must return the same pytree "
+        "with the same shape and dtype at each leaf: 0 and 0.0, or a float and an int32 "
+        "array, do not match.",
+        fix="Make every branch return the same structure and dtypes: cast with .astype(...), "
+        "write the dtype explicitly (jnp.zeros((), jnp.float32)) rather than a bare 0, and "
+        "build placeholders with jnp.zeros_like.",
+    ),
+    KnownError(
+        errors=("TypeError", "RuntimeError"),
+        topic="loop_carry_types",
+        wordings=(
+            Wording(
+                r"body_fun output and input must have (?:identical types|same type structure)",
+                "while_loop, fori_loop: JAX 0.1.55 to 0.4.31 (git history)",
+                regex=True,
+            ),
+            Wording(
+                r"scan carry output and input must have (?:identical types|same type structure)",
+                "scan: JAX 0.1.49 and older to 0.4.6 (git history)",
+                regex=True,
+            ),
+            Wording(
+                r"carry input and carry output must have (?:equal types|the same pytree structure)",
+                "scan, while_loop, fori_loop: JAX 0.4.7 to 0.12.0.1 (git history)",
+                regex=True,
+            ),
+            Wording(
+                "body function carry input and",
+                "the start of the wording above, as a paste cut short shows it ('scan body "
+                "function carry input and carr'): pasted in instadeepai/Mava#1184 (2024)",
+            ),
+            Wording(
+                r"the input carry (?:component )?\S+ has type \S+ but the corresponding output "
+                r"carry component has type",
+                "the detail lines: JAX 0.4.7 to 0.12.0.1 (git history)",
+                regex=True,
+            ),
+            Wording("body_fun output pytree structure must match init_val", "JAX 0.1.49 (git)"),
+            Wording(
+                "The parameter of condition and body, the result of the body, and init must "
+                "all have the same shape",
+                "XLA's RuntimeError for a while_loop carry: pasted in jax-ml/jax#1681 (2019)",
+            ),
+        ),
+        scenario="A scan, while_loop or fori_loop body returned a carry whose shape, dtype "
+        "or pytree structure differs from the initial carry.",
+        cause="The carry feeds the next step, so its type must stay fixed; the usual trips "
+        "are an integer start (jnp.int32(0)) updated with floats, or a carry that grows.",
+        fix="Start the carry with the dtype it will have, written explicitly "
+        "(jnp.zeros((), jnp.float32) or jnp.zeros(shape, dtype), not a bare 0 or 0.0), cast "
+        "updates with .astype(init.dtype), and keep the same tuple or dict structure.",
+    ),
+)
+
+#: Writing into an array.
+ARRAY_WRITES: tuple[KnownError, ...] = (
+    KnownError(
+        errors=("TypeError", "ValueError"),
+        topic="inplace_updates",
+        wordings=(
+            Wording(
+                "JAX arrays are immutable and do not support in-place item assignment",
+                "JAX 0.4.35 to 0.12.0.1 (git history)",
+            ),
+            Wording(
+                r"(?:DeviceArray|ArrayImpl|Array|\b\w{0,40}Tracer)'>?' object does not support "
+                r"item assignment",
+                "JAX 0.1.49 and older to 0.4.34 (DeviceArray, then ArrayImpl; git history)",
+                regex=True,
+            ),
+            Wording(
+                "JAX 'Tracer' objects do not support item assignment",
+                "JAX 0.1.49 and older to 0.2.19 (git history)",
+            ),
+            Wording(
+                "assignment destination is read-only",
+                "NumPy, writing into np.asarray() of a JAX array: pasted in jax-ml/jax#101 (2018)",
+            ),
+            Wording(
+                "'_IndexUpdateHelper' object does not support item assignment",
+                "x.at[i] = v: Python's TypeError on the class of x.at, JAX 0.1.64 to 0.12.0.1 "
+                "(git history; raised by 0.4.35, 0.6.2 and 0.12.0.1)",
+            ),
+        ),
+        scenario="Code assigned into a JAX array, as in x[i] = v, x[i] += v or x.at[i] = v.",
+        cause="JAX arrays are immutable values, so they cannot be changed in place.",
+        fix="Build an updated copy: x = x.at[i].set(v) (or .add, .multiply, .min, .max); "
+        "under jit XLA performs it in place when it can.",
+    ),
+    # .set() called on the array itself, not on x.at[i]: only the update methods of x.at count
+    # (an array has .min and .max of its own; other missing attributes are other mistakes).
+    KnownError(
+        errors=("AttributeError",),
+        topic="inplace_updates",
+        wordings=(
+            Wording(
+                r"(?:Tracer|ArrayImpl|DeviceArray)'?(?: object)? has no attribute "
+                r"'?(?:set|add|subtract|multiply|mul|divide|power|apply)\b",
+                "a tracer: 'DynamicJaxprTracer has no attribute set', JAX 0.1.49 and older to "
+                "0.12.0.1 (git history: Tracer.__getattr__; raised by 0.4.35, 0.6.2 and "
+                "0.12.0.1), pasted in AaltoML/BayesNewton#20 (2023); an array: Python's "
+                "\"'ArrayImpl' object has no attribute 'set'\", raised by 0.4.35 to 0.12.0.1, "
+                "and 'DeviceArray' object ... before 0.4.1 (the form pasted in jax-ml/jax#13826)",
+                regex=True,
+            ),
+        ),
+        scenario="Code called .set(v) (or .add, .multiply, ...) on a JAX array itself, as in "
+        "x.set(v), rather than on x.at[i].",
+        cause="A JAX array has no update methods of its own: .set, .add and the others belong to "
+        "x.at[...], which says which elements to update and returns a new array.",
+        fix="Index through .at first: x = x.at[i].set(v) (x.at[:].set(v) for every element); "
+        "keep the result, since x itself never changes.",
+    ),
+)
