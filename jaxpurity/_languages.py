@@ -15,12 +15,25 @@ import functools
 import gettext
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["EDITIONS", "LANGUAGES", "from_locale", "language", "translate"]
+__all__ = ["EDITIONS", "LANGUAGES", "Edition", "from_locale", "language", "translate"]
 
-#: Each language, and the folder of its edition below the site's root.
-EDITIONS: dict[str, str] = {"en": "", "zh_CN": "zh_CN/"}
+
+@dataclass(frozen=True)
+class Edition:
+    """The site's edition in one language: where it is built, and what its readers call it."""
+
+    folder: str  # below the site's root: "" for English, "zh_CN/"
+    name: str  # in its own language, as the language switcher shows it
+
+
+#: Each language jaxpurity answers in, and the site's edition in it.
+EDITIONS: dict[str, Edition] = {
+    "en": Edition("", "English"),
+    "zh_CN": Edition("zh_CN/", "简体中文"),
+}
 LANGUAGES: tuple[str, ...] = tuple(EDITIONS)
 
 _ALIASES = {"en": "en", "zh": "zh_CN", "zh_cn": "zh_CN", "zh_hans": "zh_CN", "zh_hans_cn": "zh_CN"}

@@ -116,7 +116,7 @@ def url(topic: str, lang: str = "en") -> str:
       'https://.../zh_CN/examples/control_flow/python_control_flow.html'
     """
     base = os.environ.get("JAXPURITY_DOCS_URL") or DOCS_URL
-    return base.rstrip("/") + "/" + EDITIONS[language(lang)] + page(topic)
+    return base.rstrip("/") + "/" + EDITIONS[language(lang)].folder + page(topic)
 
 
 def script(topic: str) -> str:

@@ -40,11 +40,7 @@ from sphinx.application import Sphinx
 from sphinx.locale import init as init_locale
 from sphinx.util.i18n import docname_to_domain
 
-from jaxpurity._languages import EDITIONS as FOLDERS
-
-#: Each edition: its language code, the folder it is built into below the
-#: English edition, and its name as its own readers write it.
-EDITIONS = {"en": (FOLDERS["en"], "English"), "zh_CN": (FOLDERS["zh_CN"], "简体中文")}
+from jaxpurity._languages import EDITIONS
 
 #: The site's interface text in Chinese, by its English; ``{name}`` parts are filled in.
 UI = {
@@ -141,15 +137,15 @@ def _other_editions(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
     here = language_of(app)
-    up = "../" * EDITIONS[here][0].count("/")  # from this edition's root to the English one
+    up = "../" * EDITIONS[here].folder.count("/")  # from this edition's root to the English one
     context["editions"] = [
         {
             "language": language,
             "lang": language.replace("_", "-"),
-            "name": name,
-            "href": context["pathto"](f"{up}{folder}{pagename}.html", 1),
+            "name": edition.name,
+            "href": context["pathto"](f"{up}{edition.folder}{pagename}.html", 1),
         }
-        for language, (folder, name) in EDITIONS.items()
+        for language, edition in EDITIONS.items()
         if language != here
     ]
 
