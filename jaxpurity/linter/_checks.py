@@ -18,22 +18,25 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from jaxpurity.linter._arrays import CONVERSIONS, STATIC_CALLS, at_update, builds_array
 from jaxpurity.linter._flow import Event, calls_in_order, spent_uses
 from jaxpurity.linter._names import Names, dotted
 from jaxpurity.linter._scope import Func, Jitted, Scopes
-from jaxpurity.linter._taint import (
-    ARRAY_MODULES,
-    CONVERSIONS,
+from jaxpurity.linter._syntax import (
     NESTED_SCOPES,
-    STATIC_CALLS,
-    Taint,
+    Blocks,
+    blocks,
     comprehension_scopes,
+    flatten,
+    is_constant,
+    is_container,
     names_in,
     position,
 )
+from jaxpurity.linter._taint import Taint
 from jaxpurity.linter._wrappers import CACHED, DEVICES, PARTIAL
 
 __all__ = ["KEY_USERS", "Hit", "check"]
@@ -75,31 +78,10 @@ _REVERSE_LOOPS = {
     for loop in ("while_loop", "fori_loop")
 }
 
-_LOOPS_AND_BRANCHES = (
-    "scan",
-    "fori_loop",
-    "while_loop",
-    "map",
-    "associative_scan",
-    "cond",
-    "switch",
-)
 # Methods that store into a container.
 _STORES = frozenset(
     {"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft"}
 )
-_CONTAINER_CALLS = frozenset(
-    {
-        "list",
-        "dict",
-        "set",
-        "collections.defaultdict",
-        "collections.OrderedDict",
-        "collections.deque",
-        "collections.Counter",
-    }
-)
-_CONTAINER_LITERALS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
 _TIME_READS = frozenset(
     {
         "time.time",
@@ -168,27 +150,6 @@ _NONZERO = frozenset(
         "unique_all compress extract"
     ).split()
 )
-_AT_METHODS = frozenset(
-    {"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"}
-)
-# jax functions whose result is not one array: pytrees of the user's, lists, tuples.
-_NOT_ONE_ARRAY = frozenset(
-    {
-        *(f"jax.lax.{loop}" for loop in _LOOPS_AND_BRANCHES),
-        "jax.numpy.split",
-        "jax.numpy.array_split",
-        "jax.numpy.hsplit",
-        "jax.numpy.vsplit",
-        "jax.numpy.dsplit",
-        "jax.numpy.meshgrid",
-        "jax.numpy.broadcast_arrays",
-        "jax.numpy.nonzero",
-        "jax.numpy.unravel_index",
-        "jax.numpy.shape",
-        "jax.numpy.ndim",
-        "jax.numpy.size",
-    }
-)
 # Contexts whose body a test expects to raise (besides the assertRaises* methods). Not
 # jaxpurity.raises: a page shows a reader's bug with it, and the bug is what lint must find.
 _EXPECTED_ERRORS = frozenset(
@@ -245,7 +206,7 @@ class _Facts:
             if isinstance(target, ast.Name)
         }
         #: The bodies of ``with pytest.raises(...)`` and its kin: code there is meant to fail.
-        self.expected_errors = _blocks(
+        self.expected_errors = blocks(
             node
             for scope in scopes.funcs
             for node in scope.of(ast.With)
@@ -265,7 +226,7 @@ class _Facts:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target, value in _pairs(targets, node.value):
                     path = dotted(target)
-                    if path is not None and _is_container(value, self.names):
+                    if path is not None and is_container(value, self.names):
                         found.add(path)
             self._containers[key] = found
         return self._containers[key]
@@ -277,7 +238,7 @@ class _Facts:
             found = set()
             for method in self.scopes.methods(cls):
                 for node in method.of(ast.Assign):
-                    if _is_container(node.value, self.names):
+                    if is_container(node.value, self.names):
                         found |= {
                             t.attr
                             for t in node.targets
@@ -426,7 +387,7 @@ class _Facts:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for name in (t.id for t in targets if isinstance(t, ast.Name)):
                     if name in bound_before and (
-                        isinstance(node, ast.AugAssign) or _is_constant(node.value)
+                        isinstance(node, ast.AugAssign) or is_constant(node.value)
                     ):
                         settings.setdefault(name, []).append(node.lineno)
                     bound_before.add(name)
@@ -565,7 +526,7 @@ class _TracedChecks:
                 if default is not None:
                     named[id(default)] = arg.arg
             for default in defaults:
-                if _is_container(default, self.names):
+                if is_container(default, self.names):
                     kind = type(default).__name__.lower().removesuffix("comp")
                     if isinstance(default, ast.Call):
                         kind = (self.names.qualified(default.func) or "object").split(".")[-1]
@@ -589,7 +550,7 @@ class _TracedChecks:
             )
         ]
         return any(
-            _builds_array(n.value, self.names)
+            builds_array(n.value, self.names)
             and not any(start <= n.lineno <= end for start, end in concrete)
             for n in self.func.of(ast.Return)
         )
@@ -600,7 +561,7 @@ class _TracedChecks:
         value_traced = self.traced(value)
         declared = self.func.declared_global | self.func.declared_nonlocal
         for target in targets:
-            for element in _flatten(target):
+            for element in flatten(target):
                 if isinstance(element, ast.Name) and element.id in declared:
                     if self._local_of_the_trace(element.id):
                         continue
@@ -633,7 +594,7 @@ class _TracedChecks:
         """Whether assigning ``value`` (not traced) to the global or nonlocal ``name`` keeps
         a trace counter or flag that only tests check: no JAX array, which would be a
         tracer."""
-        return not _builds_array(value, self.names) and self.facts.checked_by_tests(self.func, name)
+        return not builds_array(value, self.names) and self.facts.checked_by_tests(self.func, name)
 
     def _store(
         self, target: ast.expr, base: ast.expr, values: list[ast.expr], *, item: bool
@@ -665,7 +626,7 @@ class _TracedChecks:
         if self.in_loop:
             # A loop body always runs staged: a JAX array made there is a tracer too. What
             # holds none (a shape, a count, a string) is bookkeeping at trace time.
-            if value_traced or any(_builds_array(v, self.names) for v in values):
+            if value_traced or any(builds_array(v, self.names) for v in values):
                 self.hit(target, "JP103", name=name)
         elif self.cached:
             self.hit(target, "JP102", name=name)
@@ -760,7 +721,7 @@ class _TracedChecks:
             for test in ast.walk(node.args[0])
             if isinstance(test, ast.Compare)
             for operand in [test.left, *test.comparators]
-            if not _is_constant(operand)
+            if not is_constant(operand)
         }
         for side in node.args[1:]:
             for inner in ast.walk(side):
@@ -982,7 +943,7 @@ def _everywhere(scope: Func, facts: _Facts) -> list[Hit]:
     for node in assignments:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
-            for element in _flatten(target):
+            for element in flatten(target):
                 if (
                     isinstance(element, ast.Subscript)
                     and isinstance(element.value, ast.Name)
@@ -990,7 +951,7 @@ def _everywhere(scope: Func, facts: _Facts) -> list[Hit]:
                 ):
                     hits.append(Hit(element, "JP209", {"name": element.value.id}))
     for statement in scope.of(ast.Expr):
-        update = _update(statement.value)
+        update = at_update(statement.value)
         if update is not None:
             array, method = update
             hits.append(Hit(statement.value, "JP210", {"method": method, "name": _short(array)}))
@@ -1142,7 +1103,7 @@ def _mutable_dataclass(cls: ast.ClassDef, names: Names) -> bool:
     return False
 
 
-def _jit_in_loop(node: ast.Call, scope: Func, facts: _Facts, loops: _Blocks) -> list[Hit]:
+def _jit_in_loop(node: ast.Call, scope: Func, facts: _Facts, loops: Blocks) -> list[Hit]:
     transform = facts.scopes.transforms.get(facts.names.qualified(node.func) or "")
     if transform is None or transform.kind not in _JIT_KINDS or not node.args:
         return []
@@ -1163,45 +1124,8 @@ def _jit_in_loop(node: ast.Call, scope: Func, facts: _Facts, loops: _Blocks) -> 
     return [Hit(node, "JP301", {"transform": dotted(node.func), "what": what})]
 
 
-@dataclass(frozen=True)
-class _Blocks:
-    """The line ranges of some blocks (loop bodies, ``with`` bodies), sorted by start, with
-    the furthest end among the first i of them: whether a line is in one is then one
-    bisection."""
-
-    ranges: list[tuple[int, int]]
-    starts: list[int]
-    furthest: list[int]
-
-    def __bool__(self) -> bool:
-        return bool(self.ranges)
-
-    def contain(self, line: int) -> bool:
-        index = bisect.bisect_right(self.starts, line)
-        return index > 0 and self.furthest[index - 1] >= line
-
-    def share(self, first: int, second: int) -> bool:
-        """Whether one block holds both lines."""
-        return any(
-            start <= min(first, second) and max(first, second) <= end for start, end in self.ranges
-        )
-
-
-def _blocks(statements: Iterable[ast.For | ast.AsyncFor | ast.While | ast.With]) -> _Blocks:
-    """The bodies of ``statements``."""
-    ranges = sorted(
-        (node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno)
-        for node in statements
-    )
-    furthest, ends = 0, []
-    for _, end in ranges:
-        furthest = max(furthest, end)
-        ends.append(furthest)
-    return _Blocks(ranges, [start for start, _ in ranges], ends)
-
-
-def _loop_bodies(scope: Func) -> _Blocks:
-    return _blocks([*scope.of(ast.For), *scope.of(ast.AsyncFor), *scope.of(ast.While)])
+def _loop_bodies(scope: Func) -> Blocks:
+    return blocks([*scope.of(ast.For), *scope.of(ast.AsyncFor), *scope.of(ast.While)])
 
 
 def _array_names(scope: Func, names: Names) -> set[str]:
@@ -1210,7 +1134,7 @@ def _array_names(scope: Func, names: Names) -> set[str]:
     for node in scope.of(ast.Assign):
         for target in node.targets:
             if isinstance(target, ast.Name):
-                verdict[target.id] = verdict.get(target.id, True) and _builds_array(
+                verdict[target.id] = verdict.get(target.id, True) and builds_array(
                     node.value, names, verdict
                 )
             else:
@@ -1230,25 +1154,6 @@ def _array_names(scope: Func, names: Names) -> set[str]:
     for param in [*scope.positional, *scope.kwonly]:
         verdict[param] = False
     return {name for name, is_array in verdict.items() if is_array}
-
-
-def _builds_array(
-    node: ast.expr | None, names: Names, known: dict[str, bool] | None = None
-) -> bool:
-    """Whether ``node`` makes a JAX array: a jax.numpy (jax.random, jax.nn, jax.scipy) call,
-    an ``.at[...]`` update, arithmetic on those, or a name already known to be one."""
-    if isinstance(node, ast.Call):
-        name = names.qualified(node.func) or ""
-        if name.startswith(ARRAY_MODULES) and name not in _NOT_ONE_ARRAY:
-            return True
-        return _update(node) is not None
-    if isinstance(node, ast.BinOp):
-        return _builds_array(node.left, names, known) or _builds_array(node.right, names, known)
-    if isinstance(node, ast.UnaryOp):
-        return _builds_array(node.operand, names, known)
-    if isinstance(node, ast.Name) and known is not None:
-        return known.get(node.id, False)
-    return False
 
 
 def _tracers_of(func: Func, hosts: dict[int, list[Func]], limit: int = 64) -> list[Func]:
@@ -1299,27 +1204,6 @@ def _expects_error(node: ast.expr, names: Names) -> bool:
     return names.qualified(node.func) in _EXPECTED_ERRORS
 
 
-def _update(node: ast.expr) -> tuple[ast.expr, str] | None:
-    """The array and the method of ``node`` when it is ``array.at[...].set(...)`` (or
-    ``add``, ``multiply``, ...); else None."""
-    method = node.func if isinstance(node, ast.Call) else None
-    if (
-        isinstance(method, ast.Attribute)
-        and method.attr in _AT_METHODS
-        and isinstance(method.value, ast.Subscript)
-        and isinstance(method.value.value, ast.Attribute)
-        and method.value.value.attr == "at"
-    ):
-        return method.value.value.value, method.attr
-    return None
-
-
-def _is_container(node: ast.expr | None, names: Names) -> bool:
-    if isinstance(node, _CONTAINER_LITERALS):
-        return True
-    return isinstance(node, ast.Call) and names.qualified(node.func) in _CONTAINER_CALLS
-
-
 def _pairs(targets: Sequence[ast.expr], value: ast.expr | None) -> list[tuple[ast.expr, ast.expr]]:
     """Each target with the value it gets: ``a, b = [], {}`` pairs ``a`` with ``[]``."""
     pairs = []
@@ -1343,15 +1227,6 @@ def _short(node: ast.expr) -> str:
 
 def _true(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and bool(node.value)
-
-
-def _is_constant(node: ast.expr | None) -> bool:
-    """A literal: a number, a string, True/False/None, or a tuple of them."""
-    if isinstance(node, ast.UnaryOp):
-        return _is_constant(node.operand)
-    if isinstance(node, ast.Tuple):
-        return all(_is_constant(e) for e in node.elts)
-    return isinstance(node, ast.Constant)
 
 
 def _is_array_annotation(node: ast.expr | None, names: Names) -> bool:
@@ -1393,11 +1268,3 @@ def _flag_argument(test: ast.expr) -> str | None:
     ):
         return test.left.id
     return None
-
-
-def _flatten(target: ast.expr) -> list[ast.expr]:
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return [leaf for element in target.elts for leaf in _flatten(element)]
-    if isinstance(target, ast.Starred):
-        return _flatten(target.value)
-    return [target]

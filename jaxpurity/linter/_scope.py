@@ -35,8 +35,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from jaxpurity.linter._arrays import TREE_MAPS
 from jaxpurity.linter._names import Names
-from jaxpurity.linter._taint import COMPREHENSIONS, TREE_MAPS, Taint, parameter_names
+from jaxpurity.linter._syntax import COMPREHENSIONS, parameter_names
+from jaxpurity.linter._taint import Taint
 from jaxpurity.linter._wrappers import PARTIAL, Transform
 
 __all__ = ["MAX_CALL_DEPTH", "Func", "Jitted", "Layer", "Scopes", "parameters"]
