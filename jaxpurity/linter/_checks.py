@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 
 from jaxpurity.linter._arrays import CONVERSIONS, STATIC_CALLS, at_update, builds_array
 from jaxpurity.linter._flow import Event, calls_in_order, spent_uses
+from jaxpurity.linter._functions import Func
 from jaxpurity.linter._names import Names, dotted
-from jaxpurity.linter._scope import Func, Jitted, Scopes
+from jaxpurity.linter._scope import Scopes
 from jaxpurity.linter._syntax import (
     NESTED_SCOPES,
     Blocks,
@@ -37,6 +38,7 @@ from jaxpurity.linter._syntax import (
     position,
 )
 from jaxpurity.linter._taint import Taint
+from jaxpurity.linter._transformations import Jitted
 from jaxpurity.linter._wrappers import CACHED, DEVICES, PARTIAL
 
 __all__ = ["KEY_USERS", "Hit", "check"]
@@ -236,7 +238,7 @@ class _Facts:
         key = id(cls)
         if key not in self._self_containers:
             found = set()
-            for method in self.scopes.methods(cls):
+            for method in self.scopes.functions.methods(cls):
                 for node in method.of(ast.Assign):
                     if is_container(node.value, self.names):
                         found |= {
@@ -323,18 +325,6 @@ class _Facts:
                         if isinstance(n, ast.Name) and n.id in targets
                     }
         return found
-
-    def outer(self, func: Func, root: str) -> Func | None:
-        """The scope that a free name of ``func`` belongs to: an enclosing function, or the
-        module (where names of imports are left out); None for a builtin or an undefined one."""
-        scope = func.parent
-        while scope is not None:
-            if root in scope.local:
-                if scope is self.module and root in self.names.imported:
-                    return None
-                return scope
-            scope = scope.parent
-        return None
 
     def in_trace_of(self, func: Func, scope: Func) -> bool:
         """Whether ``func`` runs inside the trace of ``scope``, a traced function that it is
@@ -424,12 +414,12 @@ class _Facts:
         hosts: dict[int, list[Func]] = {}
         for scope in scopes.funcs:
             for call in scope.of(ast.Call):
-                if scopes.is_transform_call(call):
-                    ran = scopes.transformed(call, scope)
+                if scopes.transformations.is_transform_call(call):
+                    ran = scopes.transformations.transformed(call, scope)
                     for func in ran:
                         hosts.setdefault(id(func), []).append(scope)
                 else:
-                    jitted = scopes.jitted(call, scope)
+                    jitted = scopes.transformations.jitted(call, scope)
                     ran = [jitted.func] if jitted is not None else []
                 for func in ran:
                     runs.setdefault(id(func), []).append(call.lineno)
@@ -614,7 +604,7 @@ class _TracedChecks:
         path = dotted(base)
         if root.id in self.func.local or path is None:
             return
-        scope = self.facts.outer(self.func, root.id)
+        scope = self.facts.scopes.functions.outer(self.func, root.id)
         if scope is None:
             return
         is_container = path in self.facts.containers(scope)
@@ -704,7 +694,7 @@ class _TracedChecks:
         touched = any(self.differentiated.is_traced(a) for a in node.args)
         functions = node.args[: body_position + 1]
         for function in functions:
-            target = self.facts.scopes.resolve(function, self.func, node.lineno)
+            target = self.facts.scopes.functions.resolve(function, self.func, node.lineno)
             if target is not None:
                 touched = touched or bool(target[0].free_reads() & self.differentiated.traced)
         if touched:
@@ -921,7 +911,7 @@ class _TracedChecks:
             self.cached
             and node.id not in self.func.local
             and node.id not in self.func.declared_global
-            and self.facts.outer(self.func, node.id) is self.facts.module
+            and self.facts.scopes.functions.outer(self.func, node.id) is self.facts.module
         ):
             line = self.facts.stale_setting(self.func, node.id)
             if line is not None:
@@ -960,7 +950,7 @@ def _everywhere(scope: Func, facts: _Facts) -> list[Hit]:
             hits += _jit_in_loop(call, scope, facts, loops)
         if names.qualified(call.func) in KEY_USERS:
             draws = True
-        jitted = facts.scopes.jitted(call, scope)
+        jitted = facts.scopes.transformations.jitted(call, scope)
         if jitted is not None:
             calls.append((call, jitted))
     hits += _unhashable_statics(calls, facts)
@@ -1104,7 +1094,7 @@ def _mutable_dataclass(cls: ast.ClassDef, names: Names) -> bool:
 
 
 def _jit_in_loop(node: ast.Call, scope: Func, facts: _Facts, loops: Blocks) -> list[Hit]:
-    transform = facts.scopes.transforms.get(facts.names.qualified(node.func) or "")
+    transform = facts.scopes.transformations.transforms.get(facts.names.qualified(node.func) or "")
     if transform is None or transform.kind not in _JIT_KINDS or not node.args:
         return []
     if not loops.contain(node.lineno):
@@ -1116,7 +1106,7 @@ def _jit_in_loop(node: ast.Call, scope: Func, facts: _Facts, loops: Blocks) -> l
     elif isinstance(function, ast.Call) and facts.names.qualified(function.func) in PARTIAL:
         what = "functools.partial"
     elif isinstance(function, ast.Name):
-        target = facts.scopes.resolve(function, scope, node.lineno)
+        target = facts.scopes.functions.resolve(function, scope, node.lineno)
         if target is not None and loops.share(target[0].line, node.lineno):
             what = "function defined in the loop"
     if what is None:
