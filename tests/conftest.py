@@ -26,6 +26,10 @@ import pytest
 # The docs build's extensions (tests/test_error_index.py and others import them by name).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs" / "sphinxext"))
 
+# The linter's fixtures are data that tests/test_lint_rules.py reads, bugs on purpose: not
+# modules to import for their doctests.
+collect_ignore = ["lint_fixtures"]
+
 
 def _gpus() -> list[jax.Device]:
     try:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from lint_cases import source
@@ -82,3 +84,20 @@ def test_report_names_an_unknown_format(findings):
     assert report(findings, "json") == as_json(findings)
     with pytest.raises(ValueError, match="format='xml': choose one of text, json, sarif"):
         report(findings, "xml")
+
+
+@pytest.mark.parametrize(
+    ("module", "table"),
+    [("jaxpurity.linter._report", False), ("jaxpurity.linter._rules", True)],
+)
+def test_the_reports_and_the_rule_table_import_no_lint_engine(module, table):
+    """The command line imports the reports for every command: they read the rule table
+    only to write SARIF, and the table (every family, with its checks) imports none of the
+    analysis."""
+    code = f"import sys, {module}; print(*sorted(sys.modules), sep='\\n')"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.split())
+    assert ("jaxpurity.linter._rules" in loaded) == table
+    engine = "_lint _checker _scope _functions _transformations _annotations _taint".split()
+    assert not {f"jaxpurity.linter.{name}" for name in engine} & loaded
+    assert "jax" not in loaded

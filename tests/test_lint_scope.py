@@ -1,5 +1,6 @@
-"""Tests for jaxpurity/linter/_scope.py (with _lint_wrappers, _lint_names and _lint_taint):
-which functions JAX traces, by which transformation, and which of their values are traced.
+"""Tests for jaxpurity/linter/_scope.py (with _functions, _transformations, _annotations,
+_wrappers, _names and _taint): which functions JAX traces, by which transformation, and
+which of their values are traced.
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ import ast
 import pytest
 from lint_cases import source
 
+from jaxpurity.linter._functions import MAX_CALL_DEPTH
 from jaxpurity.linter._names import Names
-from jaxpurity.linter._scope import MAX_CALL_DEPTH, Scopes
+from jaxpurity.linter._scope import Scopes
 from jaxpurity.linter._wrappers import TRANSFORMS, jit_like
 
 

@@ -3,7 +3,8 @@
 :func:`lint` checks source text or files and folders, and returns a
 :class:`Finding` per problem, each linking the page of the site that explains
 it. How it finds the code JAX traces is :mod:`jaxpurity.linter._scope`; the
-rules are :mod:`jaxpurity.linter._rules`, their checks :mod:`jaxpurity.linter._checks`.
+rules and their checks are the families of :mod:`jaxpurity.linter.rules`,
+gathered in :mod:`jaxpurity.linter._rules` and run by :mod:`jaxpurity.linter._checker`.
 A ``# noqa`` comment silences every finding on its line, ``# noqa: JP101,JP2``
 the listed codes (or prefixes). Settings come from ``[tool.jaxpurity.lint]``
 (:mod:`jaxpurity.linter._config`).
@@ -24,7 +25,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from jaxpurity.linter._checks import check
+from jaxpurity.linter._checker import check
 from jaxpurity.linter._config import LintConfig, find_config
 from jaxpurity.linter._finding import UNPARSABLE, Finding
 from jaxpurity.linter._names import Names

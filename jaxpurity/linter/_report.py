@@ -18,7 +18,6 @@ from pathlib import PurePath
 from jaxpurity import __version__
 from jaxpurity._pages import DOCS_URL
 from jaxpurity.linter._finding import UNPARSABLE, Finding
-from jaxpurity.linter._rules import RULES
 
 __all__ = ["FORMATS", "as_json", "as_sarif", "as_text", "report"]
 
@@ -57,6 +56,10 @@ def as_sarif(findings: Iterable[Finding]) -> str:
       >>> result["ruleId"], result["locations"][0]["physicalLocation"]["region"]
       ('JP130', {'startLine': 3, 'startColumn': 5})
     """
+    # The rule table holds every family's checks too: the command line, which imports
+    # this module for every command, reads it only when a SARIF log is written.
+    from jaxpurity.linter._rules import RULES
+
     rules = [
         {
             "id": rule.code,

@@ -12,9 +12,10 @@ the static fields of a pytree class (``grid.pad`` where ``pad`` is declared
 statements so that values carried around a loop are seen, and then answers
 whether an expression is traced, and whether it is surely an *array*. A
 comprehension's variables are its own, not the function's names
-(:func:`comprehension_scopes`); and a name read in the value of an assignment
-to it outside loops (``size = check(size, x)``) holds what the assignments
-before it gave, not this one.
+(:func:`~jaxpurity.linter._syntax.comprehension_scopes`); and a name read in
+the value of an assignment to it outside loops (``size = check(size, x)``)
+holds what the assignments before it gave, not this one. Which functions give
+arrays and which give Python values is data (:mod:`jaxpurity.linter._arrays`).
 
 The second question matters because a traced argument is often a pytree: a
 dict, a dataclass of arrays, a train state. ``if state.dynamic_scale:`` tests
@@ -36,172 +37,30 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 
+from jaxpurity.linter._arrays import (
+    ARRAY_ATTRIBUTES,
+    ARRAY_METHODS,
+    ARRAY_MODULES,
+    STATIC_ATTRIBUTES,
+    STATIC_CALLS,
+    TREE_MAPS,
+    is_at,
+)
 from jaxpurity.linter._names import Names
-
-__all__ = [
-    "ARRAY_MODULES",
-    "COMPREHENSIONS",
-    "CONVERSIONS",
-    "STATIC_ATTRIBUTES",
-    "STATIC_CALLS",
-    "TREE_MAPS",
-    "NESTED_SCOPES",
-    "Taint",
-    "comprehension_scopes",
-    "names_in",
-    "parameter_names",
-    "position",
-]
-
-#: Attributes of a traced array that are Python values while tracing.
-STATIC_ATTRIBUTES = frozenset(
-    {"shape", "ndim", "dtype", "size", "weak_type", "sharding", "itemsize", "nbytes", "aval"}
+from jaxpurity.linter._syntax import (
+    COMPREHENSIONS,
+    comprehension_scopes,
+    names_in,
+    parameter_names,
+    position,
 )
 
-#: Calls that turn a traced value into a Python one: the rules flag them; their result is
-#: not traced (so that one mistake is reported once).
-CONVERSIONS = frozenset({"bool", "int", "float", "complex", "operator.index"})
-
-#: Calls whose result is known while tracing, whatever their arguments: given a tracer,
-#: each returns a Python value (a bool, a dtype, a shape), as under jax.jit.
-STATIC_CALLS = CONVERSIONS | {
-    "len",
-    "isinstance",
-    "issubclass",
-    "type",
-    "id",
-    "hasattr",
-    "callable",
-    "range",
-    "jax.numpy.shape",
-    "jax.numpy.ndim",
-    "jax.numpy.size",
-    "jax.numpy.result_type",
-    "jax.numpy.issubdtype",
-    "jax.numpy.isdtype",
-    "jax.numpy.iscomplexobj",
-    "jax.numpy.isrealobj",
-    "jax.numpy.isscalar",
-    "jax.numpy.iinfo",
-    "jax.numpy.finfo",
-    "jax.numpy.dtype",
-    "jax.dtypes.result_type",
-    "jax.dtypes.issubdtype",
-    "jax.eval_shape",
-    "jax.typeof",
-    "jax.tree_util.tree_structure",
-    "jax.tree.structure",
-    "numpy.shape",
-    "numpy.ndim",
-    "numpy.size",
-    "numpy.result_type",
-    "numpy.issubdtype",
-    "numpy.iscomplexobj",
-    "numpy.isrealobj",
-    "numpy.isscalar",
-    "numpy.iinfo",
-    "numpy.finfo",
-    "numpy.dtype",
-}
+__all__ = ["Taint"]
 
 _IDENTITY_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 
-#: The functions that map a function over pytrees: the result holds what it returns.
-TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
-
-#: The modules whose functions return arrays.
-ARRAY_MODULES = ("jax.numpy.", "jax.lax.", "jax.random.", "jax.nn.", "jax.scipy.")
-# Methods that only arrays have (or that return an array when called on one).
-_ARRAY_METHODS = frozenset(
-    (
-        "sum mean max min prod any all std var argmax argmin astype reshape ravel flatten "
-        "squeeze transpose swapaxes dot clip round cumsum cumprod sort argsort conj take "
-        "repeat diagonal trace nonzero"
-    ).split()
-)
-_ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
-
 # A name of the function, or a comprehension's variable: (id of the comprehension, name).
 _Binding = str | tuple[int, str]
-
-#: The comprehensions: each binds its variables in a scope of its own.
-COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-#: The nodes whose body runs in a scope of its own, at another time: nested functions
-#: and classes.
-NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-
-
-def parameter_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
-    """Every parameter of a ``def`` or ``lambda``, ``*args`` and ``**kwargs`` included."""
-    args = node.args
-    named = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    return {a.arg for a in named if a is not None}
-
-
-def names_in(target: ast.expr) -> Iterable[str]:
-    """The names an assignment target binds: ``a``, and each of ``a, (b, *c)``."""
-    if isinstance(target, ast.Name):
-        yield target.id
-    elif isinstance(target, (ast.Tuple, ast.List)):
-        for element in target.elts:
-            yield from names_in(element)
-    elif isinstance(target, ast.Starred):
-        yield from names_in(target.value)
-
-
-def position(node: ast.AST) -> tuple[int, int]:
-    """Where ``node`` starts: (line, column)."""
-    return getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
-
-
-def comprehension_scopes(nodes: Iterable[ast.AST]) -> dict[int, dict[str, ast.expr]]:
-    """Where the comprehensions among ``nodes`` bind their variables: for each node (by
-    ``id``) that runs in a comprehension's own scope, the names bound there, each with the
-    innermost comprehension that binds it.
-
-    A comprehension's variable is a binding of its own: the ``i`` of ``[i for i in
-    range(3)]`` is not the ``i`` of the function around it, and it takes its values from
-    the iterable. The first iterable runs outside, in the scope around the comprehension;
-    nested functions are not entered. Each node is visited once, though ``nodes`` may hold
-    a comprehension and those inside it.
-
-    Example:
-      >>> tree = ast.parse("[i for i in range(i) if i > 0]")
-      >>> scopes = comprehension_scopes(ast.walk(tree))
-      >>> names = sorted(
-      ...     (n for n in ast.walk(tree) if isinstance(n, ast.Name)), key=lambda n: n.col_offset
-      ... )
-      >>> [(n.id, n.col_offset, id(n) in scopes) for n in names]
-      [('i', 1, True), ('i', 7, True), ('range', 12, False), ('i', 18, False), ('i', 24, True)]
-    """
-    scopes: dict[int, dict[str, ast.expr]] = {}
-    walked: set[int] = set()
-    for root in nodes:
-        if not isinstance(root, COMPREHENSIONS) or id(root) in walked:
-            continue
-        stack: list[tuple[ast.AST, dict[str, ast.expr]]] = [(root, {})]
-        while stack:
-            node, bound = stack.pop()
-            if bound:
-                scopes[id(node)] = bound
-            if isinstance(node, NESTED_SCOPES):
-                continue
-            if not isinstance(node, COMPREHENSIONS):
-                stack.extend((child, bound) for child in ast.iter_child_nodes(node))
-                continue
-            walked.add(id(node))
-            own = {name: node for g in node.generators for name in names_in(g.target)}
-            inside = {**bound, **own}
-            first = node.generators[0]
-            stack.append((first.iter, bound))
-            for generator in node.generators:
-                scopes[id(generator)] = inside
-                parts = [generator.target, *generator.ifs]
-                parts += [] if generator is first else [generator.iter]
-                stack.extend((part, inside) for part in parts)
-            elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
-            stack.extend((element, inside) for element in elements)
-    return scopes
 
 
 class Taint:
@@ -350,7 +209,7 @@ class Taint:
                 return verdict[key] or known
             return known
         if isinstance(node, ast.Attribute):
-            return node.attr in _ARRAY_ATTRIBUTES and self._array(node.value, verdict)
+            return node.attr in ARRAY_ATTRIBUTES and self._array(node.value, verdict)
         if isinstance(node, ast.Subscript):
             held = isinstance(node.value, ast.Name) and node.value.id in self.containers
             return held or self._array(node.value, verdict)
@@ -360,8 +219,8 @@ class Taint:
                 return True
             method = node.func
             return isinstance(method, ast.Attribute) and (
-                (method.attr in _ARRAY_METHODS and self._array(method.value, verdict))
-                or (isinstance(method.value, ast.Subscript) and _is_at(method.value))
+                (method.attr in ARRAY_METHODS and self._array(method.value, verdict))
+                or (isinstance(method.value, ast.Subscript) and is_at(method.value))
             )
         if isinstance(node, ast.BinOp):
             if isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
@@ -511,8 +370,9 @@ class Taint:
 
     def _returns_static(self, function: ast.expr) -> bool:
         """Whether ``function`` returns a Python value whatever it is given: a lambda whose
-        body is one (``lambda x: x is None``), a function of :data:`STATIC_CALLS`
-        (``jnp.shape``), or one of ``static_functions``."""
+        body is one (``lambda x: x is None``), a function of
+        :data:`~jaxpurity.linter._arrays.STATIC_CALLS` (``jnp.shape``), or one of
+        ``static_functions``."""
         if isinstance(function, ast.Lambda):
             given = self.traced | parameter_names(function)
             return not Taint(self.names, given, self.static_functions).is_traced(function.body)
@@ -552,8 +412,3 @@ def _rebinding_reads(nodes: list[ast.AST]) -> dict[int, tuple[int, int]]:
                 if isinstance(read, ast.Name) and read.id in assigned:
                     found[id(read)] = start
     return found
-
-
-def _is_at(node: ast.Subscript) -> bool:
-    """``x.at[i]``."""
-    return isinstance(node.value, ast.Attribute) and node.value.attr == "at"

@@ -3,8 +3,8 @@
 Knowledge is data: each :class:`Transform` says what kind of trace it makes
 (compiled and cached like ``jit``, batched like ``vmap``, a loop body, ...),
 where its function arguments are, and which parameters of those functions
-receive tracers. :mod:`jaxpurity.linter._scope` reads this table; the rules read
-the kinds.
+receive tracers. :mod:`jaxpurity.linter._transformations` reads this table;
+the rules read the kinds.
 """
 
 from __future__ import annotations

@@ -1,0 +1,182 @@
+"""Randomness and keys: host randomness frozen by a trace, and jax.random keys used twice or shared.
+
+NumPy's and Python's random generators draw while JAX traces, so a compiled
+function returns the same numbers on every call (JP120). A jax.random key
+gives the same numbers every time it is used: a key drawn from twice (JP121,
+followed through each function's statements, :mod:`jaxpurity.linter._flow`),
+or one key for every row of a vmap or every step of a loop (JP122, off by
+default).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from jaxpurity.linter._family import SAME_MODULE, Family, Rule
+from jaxpurity.linter._flow import Event, calls_in_order
+from jaxpurity.linter._names import Names, dotted
+from jaxpurity.linter._syntax import comprehension_scopes
+
+if TYPE_CHECKING:
+    from jaxpurity.linter._checker import Module, Scope, TracedFunction
+
+__all__ = ["FAMILY", "KEY_USERS", "key_argument"]
+
+FAMILY = Family(
+    Rule(
+        "JP120",
+        "host-randomness",
+        "NumPy or Python randomness in a traced function",
+        "`{call}` draws while JAX traces ({how}): every call returns the same numbers; take a "
+        "jax.random key as an argument",
+        "frozen_randomness",
+        "It knows numpy.random, Python's random and generators made at module level by "
+        "numpy.random.default_rng or random.Random; a generator passed in is not seen. "
+        + SAME_MODULE,
+    ),
+    Rule(
+        "JP121",
+        "key-reuse",
+        "One jax.random key used twice",
+        "key `{name}` was already used on line {line}: the same key gives the same numbers; "
+        "split it and use each key once",
+        "frozen_randomness",
+        "It follows a key held in a local name, within one function, through its branches "
+        "and loops; a key passed to a function of your own, or held in an attribute or a "
+        "container, is not followed.",
+    ),
+    Rule(
+        "JP122",
+        "shared-key",
+        "A key shared by every row of a vmap or every step of a loop",
+        "`{name}` is {source} ({how}): every {unit} draws the same numbers; {fix}",
+        "keys_in_vmap_and_scan",
+        "It sees a key read from outside the vmapped function or loop body, or a vmapped "
+        "argument with in_axes=None; a key shared through a helper, or split into too few "
+        "keys, is not seen.",
+        opt_in="Off by default: on real code 1 of its 3 findings was a bug. One key for "
+        "every row is often meant: common random numbers across a population, or one draw "
+        "of which a single row is used, and the source looks the same as the bug.",
+    ),
+)
+
+#: The jax.random functions that use up their key (not ``fold_in``: deriving a key per
+#: step from one key is the fix).
+KEY_USERS = frozenset(
+    f"jax.random.{name}"
+    for name in (
+        "ball bernoulli beta binomial bits categorical cauchy chisquare choice dirichlet "
+        "double_sided_maxwell exponential f gamma generalized_normal geometric gumbel "
+        "laplace loggamma logistic lognormal maxwell multinomial multivariate_normal normal "
+        "orthogonal pareto permutation poisson rademacher randint rayleigh shuffle split t "
+        "triangular truncated_normal uniform wald weibull_min"
+    ).split()
+)
+_GENERATORS = frozenset(
+    {
+        "numpy.random.default_rng",
+        "numpy.random.RandomState",
+        "numpy.random.Generator",
+        "random.Random",
+    }
+)
+
+
+def key_argument(call: ast.Call) -> ast.expr | None:
+    """The key a jax.random call is given: its first argument, or ``key=``."""
+    if call.args and not isinstance(call.args[0], ast.Starred):
+        return call.args[0]
+    return next((k.value for k in call.keywords if k.arg == "key"), None)
+
+
+# -- in traced functions: host randomness, a key shared by rows or steps ----------------------
+
+
+@FAMILY.on_call
+def _draw(fn: TracedFunction, node: ast.Call, name: str) -> None:
+    if fn.not_only_grad and _host_randomness(fn, node, name):
+        fn.hit(node, "JP120", call=(dotted(node.func) or name) + "()")
+    if name in KEY_USERS:
+        _shared_key(fn, node)
+
+
+def _host_randomness(fn: TracedFunction, node: ast.Call, name: str) -> bool:
+    if name.startswith("numpy.random.") and name not in _GENERATORS:
+        return True
+    if name.startswith("random.") and "random" in fn.names.imported and name != "random.Random":
+        return True
+    base = node.func.value if isinstance(node.func, ast.Attribute) else None
+    return (
+        isinstance(base, ast.Name)
+        and base.id in fn.module.memo(_generators)
+        and base.id not in fn.func.local
+    )
+
+
+def _generators(module: Module) -> set[str]:
+    """The names that the module's own code binds to a NumPy or Python random generator."""
+    return {
+        target.id
+        for node in module.func.of(ast.Assign)
+        if isinstance(node.value, ast.Call)
+        if module.names.qualified(node.value.func) in _GENERATORS
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+
+
+def _shared_key(fn: TracedFunction, call: ast.Call) -> None:
+    direct = fn.func.direct
+    key = key_argument(call)
+    if not isinstance(key, ast.Name) or not direct & {"vmap", "loop"}:
+        return
+    if "loop" in direct:
+        place, unit, fix = "the loop body", "step", "carry the key and split it at every step"
+    else:
+        place, unit, fix = (
+            "the vmapped function",
+            "row",
+            "split one key per row and map over them",
+        )
+    if key.id in fn.func.unbatched:
+        source = "an argument that vmap passes whole to every row (in_axes=None)"
+    elif key.id not in fn.func.local:
+        source = f"a key from outside {place}"
+    else:
+        return
+    fn.hit(call, "JP122", once=key.id, name=key.id, source=source, unit=unit, fix=fix)
+
+
+# -- in any code: a key used twice -------------------------------------------------------------
+
+
+@FAMILY.on_scope
+def _key_reuse(scope: Scope) -> None:
+    names = scope.names
+    if not any(names.qualified(call.func) in KEY_USERS for call in scope.func.of(ast.Call)):
+        return
+    for reuse in scope.spent_uses(lambda node: _key_events(node, names)):
+        scope.hit(reuse.node, "JP121", name=reuse.name, line=reuse.line)
+
+
+def _key_events(node: ast.AST, names: Names) -> list[Event]:
+    """Each draw from a key held in a name. One in a comprehension draws again in every
+    round, from the same key, unless the key is the comprehension's own variable
+    (``[jax.random.normal(k) for k in keys]``): a new key in every round, whatever the name
+    held before; only a second draw from it in one round counts."""
+    events = []
+    scopes = comprehension_scopes(ast.walk(node))
+    drawn: set[tuple[int, str]] = set()  # comprehension variables drawn from, by scope
+    for call in calls_in_order([node]):
+        key = key_argument(call) if names.qualified(call.func) in KEY_USERS else None
+        if not isinstance(key, ast.Name):
+            continue
+        comprehension = scopes.get(id(key), {}).get(key.id)
+        if comprehension is None:
+            events.append(Event(call, key.id, spends=True, always=id(call) in scopes))
+        elif (id(comprehension), key.id) in drawn:
+            events.append(Event(call, key.id, spends=False, always=True))
+        else:
+            drawn.add((id(comprehension), key.id))
+    return events

@@ -1,0 +1,69 @@
+"""Retracing: a new function jitted inside a loop, traced and compiled again on every iteration.
+
+``jax.jit`` caches its compiled code on the function object: a lambda, a
+``functools.partial`` or a function defined in a loop is a new object on every
+iteration, so each iteration traces and compiles again (JP301). Looked for in
+any code, traced or not.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from jaxpurity.linter._family import Family, Rule
+from jaxpurity.linter._names import dotted
+from jaxpurity.linter._syntax import Blocks, blocks
+from jaxpurity.linter._wrappers import PARTIAL
+
+if TYPE_CHECKING:
+    from jaxpurity.linter._checker import Scope
+
+__all__ = ["FAMILY"]
+
+FAMILY = Family(
+    Rule(
+        "JP301",
+        "jit-in-loop",
+        "jax.jit of a new function inside a loop",
+        "{transform} of a new {what} inside a loop: every iteration traces and compiles "
+        "again; make the function once, before the loop",
+        "retracing_storms",
+        "It sees a lambda, a functools.partial or a function defined in the loop, wrapped in "
+        "the loop; a new function made by a factory call, or a static argument that changes "
+        "on every call, is not seen.",
+    ),
+)
+
+# The kinds of transformation that compile and cache (see jaxpurity.linter._wrappers).
+_JIT_KINDS = frozenset({"jit", "pmap"})
+
+
+@FAMILY.on_scope
+def _jit_in_loops(scope: Scope) -> None:
+    func = scope.func
+    loops = blocks([*func.of(ast.For), *func.of(ast.AsyncFor), *func.of(ast.While)])
+    if loops:
+        for call in func.of(ast.Call):
+            _jit_in_loop(scope, call, loops)
+
+
+def _jit_in_loop(scope: Scope, node: ast.Call, loops: Blocks) -> None:
+    transforms = scope.module.scopes.transformations.transforms
+    transform = transforms.get(scope.names.qualified(node.func) or "")
+    if transform is None or transform.kind not in _JIT_KINDS or not node.args:
+        return
+    if not loops.contain(node.lineno):
+        return
+    function = node.args[0]
+    what = None
+    if isinstance(function, ast.Lambda):
+        what = "lambda"
+    elif isinstance(function, ast.Call) and scope.names.qualified(function.func) in PARTIAL:
+        what = "functools.partial"
+    elif isinstance(function, ast.Name):
+        target = scope.resolve(function, node.lineno)
+        if target is not None and loops.share(target[0].line, node.lineno):
+            what = "function defined in the loop"
+    if what is not None:
+        scope.hit(node, "JP301", transform=dotted(node.func), what=what)

@@ -1,0 +1,237 @@
+"""Settings read once, while JAX traces: a mutable default, the clock and the environment, a global.
+
+``jit`` runs a function's Python body once per trace and keeps what it read:
+a mutable default argument (JP107), the time or an environment variable
+(JP110), and a module-level setting (JP111) hold the values of that moment on
+every later call. JP111 reports a setting only when the module gives it a new
+value between two runs of one trace, ordered by their lines; which lines run
+each function is found once per module (:class:`_Settings`).
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import functools
+from typing import TYPE_CHECKING
+
+from jaxpurity.linter._family import Family, Rule
+from jaxpurity.linter._names import dotted
+from jaxpurity.linter._syntax import is_constant, is_container
+
+if TYPE_CHECKING:
+    from jaxpurity.linter._checker import Module, TracedFunction
+    from jaxpurity.linter._functions import Func
+
+__all__ = ["FAMILY"]
+
+FAMILY = Family(
+    Rule(
+        "JP107",
+        "mutable-default",
+        "A mutable default argument on a traced function",
+        "the default of `{name}` is a mutable {kind} in a function JAX traces ({how}): it is "
+        "state that jit reads once, while tracing; pass it as an argument",
+        "global_config",
+        "It sees list, dict and set literals and constructors; any other mutable object as a "
+        "default is not seen. Its page is the one on settings read at trace time: a default "
+        "is one more global setting, read once per trace.",
+    ),
+    Rule(
+        "JP110",
+        "trace-time-read",
+        "The clock or the environment read in a traced function",
+        "`{call}` is read while JAX traces ({how}): the compiled function keeps that value on "
+        "every call",
+        "global_config",
+        "It knows time.*, datetime's now()/today() and os.environ/os.getenv; other host "
+        "state (a file, a database, a config library) is not seen.",
+    ),
+    Rule(
+        "JP111",
+        "rebound-global-read",
+        "A module-level setting read in a traced function and changed after it ran",
+        "`{name}` is a module-level setting that the module assigns again (line {line}) after "
+        "calling a traced function: jit keeps the value it read when it traced ({how})",
+        "global_config",
+        "It reports a module-level name given a constant again after the def of a traced "
+        "function that reads it, when that function (or one that calls or transforms it) "
+        "runs both before the new value and after it, reusing its trace; and names assigned "
+        "through `global` in a function. Runs are ordered by their lines in the file. A "
+        "setting changed from another module, or held in an object's attribute, is not seen.",
+    ),
+)
+
+_TIME_READS = frozenset(
+    {
+        "time.time",
+        "time.time_ns",
+        "time.perf_counter",
+        "time.perf_counter_ns",
+        "time.monotonic",
+        "time.monotonic_ns",
+        "time.process_time",
+        "datetime.datetime.now",
+        "datetime.datetime.utcnow",
+        "datetime.datetime.today",
+        "datetime.date.today",
+        "os.getenv",
+        "os.environ.get",
+    }
+)
+
+
+@FAMILY.on_function
+def _mutable_defaults(fn: TracedFunction) -> None:
+    node = fn.func.node
+    if not fn.cached or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return
+    defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+    positional = [*node.args.posonlyargs, *node.args.args]
+    with_default = positional[len(positional) - len(node.args.defaults) :]
+    named = {id(d): p.arg for d, p in zip(node.args.defaults, with_default, strict=True)}
+    for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True):
+        if default is not None:
+            named[id(default)] = arg.arg
+    for default in defaults:
+        if is_container(default, fn.names):
+            kind = type(default).__name__.lower().removesuffix("comp")
+            if isinstance(default, ast.Call):
+                kind = (fn.names.qualified(default.func) or "object").split(".")[-1]
+            fn.hit(default, "JP107", name=named.get(id(default), "?"), kind=kind)
+
+
+@FAMILY.on_call
+def _time_read(fn: TracedFunction, node: ast.Call, name: str) -> None:
+    if fn.cached and name in _TIME_READS:
+        fn.hit(node, "JP110", call=(dotted(node.func) or name) + "()")
+
+
+@FAMILY.on(ast.Subscript)
+def _environ_read(fn: TracedFunction, node: ast.Subscript) -> None:
+    if (
+        fn.cached
+        and isinstance(node.ctx, ast.Load)
+        and fn.names.qualified(node.value) == "os.environ"
+    ):
+        fn.hit(node, "JP110", call="os.environ[...]")
+
+
+@FAMILY.on(ast.Name)
+def _setting(fn: TracedFunction, node: ast.Name) -> None:
+    if (
+        fn.cached
+        and isinstance(node.ctx, ast.Load)
+        and node.id not in fn.func.local
+        and node.id not in fn.func.declared_global
+        and fn.outer(node.id) is fn.module.func
+    ):
+        line = fn.module.memo(_Settings).stale(fn.func, node.id)
+        if line is not None:
+            fn.hit(node, "JP111", once=node.id, name=node.id, line=line)
+
+
+class _Settings:
+    """The module's settings given a new value, and the lines where each of its functions
+    is traced or its trace runs, found when first needed."""
+
+    def __init__(self, module: Module) -> None:
+        self.scopes = module.scopes
+        self.module = module.func
+
+    def stale(self, func: Func, name: str) -> int | None:
+        """The line where the module gives ``name``, a setting that ``func`` reads, a value
+        that a trace of ``func`` may have missed: a constant given again at module level
+        after ``func``'s ``def``, when a function that traces ``func`` (itself, one it is
+        defined in, or one that calls it) runs both before that line and after it, so that
+        the later run reuses a trace that read the old value; or an assignment through
+        ``global`` in a function, whose time is unknown. None when there is no such line."""
+        if name in self._set_through_global:
+            return self._set_through_global[name]
+        lines = [line for line in self._settings.get(name, []) if line > func.line]
+        if not lines:
+            return None
+        runs, hosts = self._runs
+        for tracer in _tracers_of(func, hosts):
+            times = runs.get(id(tracer), [])
+            for line in lines:
+                before = bisect.bisect_left(times, line)
+                if before > 0 and bisect.bisect_right(times, line) < len(times):
+                    return line
+        return None
+
+    @functools.cached_property
+    def _settings(self) -> dict[str, list[int]]:
+        """Module-level names given a constant (or updated in place) again at module level:
+        name -> the lines of those assignments, in order."""
+        bound_before: set[str] = set()
+        settings: dict[str, list[int]] = {}
+        for node in self.module.nodes:
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for name in (t.id for t in targets if isinstance(t, ast.Name)):
+                    if name in bound_before and (
+                        isinstance(node, ast.AugAssign) or is_constant(node.value)
+                    ):
+                        settings.setdefault(name, []).append(node.lineno)
+                    bound_before.add(name)
+        return settings
+
+    @functools.cached_property
+    def _set_through_global(self) -> dict[str, int]:
+        """Module-level names assigned through ``global`` in a function: name -> the first
+        such line."""
+        found: dict[str, int] = {}
+        for func in self.scopes.funcs:
+            if not func.declared_global:
+                continue
+            assignments: list[ast.Assign | ast.AugAssign] = [
+                *func.of(ast.Assign),
+                *func.of(ast.AugAssign),
+            ]
+            for node in assignments:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id in func.declared_global:
+                        found.setdefault(target.id, node.lineno)
+        return found
+
+    @functools.cached_property
+    def _runs(self) -> tuple[dict[int, list[int]], dict[int, list[Func]]]:
+        """The lines where each function of the module is traced or its compiled trace
+        runs (by ``id``): a call of it when it is jitted (``step(x)`` after ``step =
+        jax.jit(f)``, or a decorated ``f``), and every transformation applied to it
+        (``lax.fori_loop(0, n, f, x)``, ``jax.jit(f)``: JAX's trace cache is shared).
+        And the functions that apply a transformation to each (whose runs trace it)."""
+        transformations = self.scopes.transformations
+        runs: dict[int, list[int]] = {}
+        hosts: dict[int, list[Func]] = {}
+        for scope in self.scopes.funcs:
+            for call in scope.of(ast.Call):
+                if transformations.is_transform_call(call):
+                    ran = transformations.transformed(call, scope)
+                    for func in ran:
+                        hosts.setdefault(id(func), []).append(scope)
+                else:
+                    jitted = transformations.jitted(call, scope)
+                    ran = [jitted.func] if jitted is not None else []
+                for func in ran:
+                    runs.setdefault(id(func), []).append(call.lineno)
+        for lines in runs.values():
+            lines.sort()
+        return runs, hosts
+
+
+def _tracers_of(func: Func, hosts: dict[int, list[Func]], limit: int = 64) -> list[Func]:
+    """``func``, the functions it is defined in, those that call it and those that
+    transform it (``hosts``), and theirs in turn (up to ``limit`` functions): whichever of
+    them runs traces ``func`` too."""
+    found, seen = [func], {id(func)}
+    for current in found:
+        if len(found) >= limit:
+            break
+        for other in [current.parent, *current.callers, *hosts.get(id(current), [])]:
+            if other is not None and other.parent is not None and id(other) not in seen:
+                seen.add(id(other))
+                found.append(other)
+    return found

@@ -1,0 +1,168 @@
+"""Control flow on traced values: ``if``, ``bool()``, NumPy, ``range()`` need a value, not a tracer.
+
+While JAX traces, an array is a tracer: it has a shape and a dtype, not a
+value. Python's ``if``, ``while`` and ``assert`` on one (JP201), ``bool()``,
+``int()``, ``float()``, ``.item()`` and ``math`` on one (JP202), NumPy's
+functions (JP203) and ``range()`` (JP204) all need the value, and fail. A
+traced argument tested as it is (``if flag:``) is a flag that should be a
+static argument (JP205). Only what the taint knows to be an array counts: a
+pytree's attributes, shapes and dtypes are Python values while tracing.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from jaxpurity.linter._arrays import CONVERSIONS, STATIC_CALLS
+from jaxpurity.linter._family import Family, Rule
+from jaxpurity.linter._names import dotted
+
+if TYPE_CHECKING:
+    from jaxpurity.linter._checker import TracedFunction
+
+__all__ = ["FAMILY"]
+
+FAMILY = Family(
+    Rule(
+        "JP201",
+        "traced-condition",
+        "Python if, while or assert on a traced value",
+        "Python `{statement}` on a traced value ({how}): JAX cannot choose while tracing; use "
+        "jnp.where, jax.lax.cond or jax.lax.while_loop",
+        "python_control_flow",
+        "It follows values computed from traced arguments in the function; a traced value "
+        "read from a module-level array or returned by a function of another module is not "
+        "followed. Parameters with defaults count as Python values, and parameters annotated "
+        "as containers as pytrees, not arrays; so does a helper's parameter given a name that "
+        "the caller also assigns a Python value (`size = None`).",
+    ),
+    Rule(
+        "JP202",
+        "traced-conversion",
+        "bool(), int(), float(), .item() or .tolist() of a traced value",
+        "`{call}` of a traced value ({how}): it needs the value, which does not exist while "
+        "JAX traces",
+        "python_control_flow",
+        "The same values as JP201.",
+    ),
+    Rule(
+        "JP203",
+        "numpy-on-traced",
+        "A NumPy function on a traced value",
+        "NumPy's `{call}` on a traced value ({how}): NumPy needs concrete values; use jax.numpy",
+        "python_control_flow",
+        "The same values as JP201; NumPy functions that only read a shape or a dtype are allowed.",
+    ),
+    Rule(
+        "JP204",
+        "range-over-traced",
+        "range() over a traced value",
+        "range() over a traced value ({how}): the number of steps must be known while JAX "
+        "traces; use jax.lax.fori_loop, or make it a static argument",
+        "python_control_flow",
+        "The same values as JP201.",
+    ),
+    Rule(
+        "JP205",
+        "traced-flag",
+        "A traced argument used as a flag",
+        "Python `{statement}` on `{name}`, an argument JAX traces ({how}): a flag must be a "
+        "static argument (static_argnames)",
+        "static_arguments",
+        "It reports a traced argument tested as it is (`if flag:`, `if mode == 'a':`); a flag "
+        "inside a container is JP201's. An argument annotated as a container "
+        "(`Tuple[jax.Array, jax.Array]`, `Sequence`, `dict`) or a class of the module, and "
+        "`*args`, is a pytree whose truth is static: not reported. An annotation `bool` or "
+        "`int` does not make an argument static, and is no exception.",
+    ),
+)
+
+# NumPy functions that read only a shape or a dtype, which a tracer has: those whose
+# result the taint knows is static, and those given shapes or dtypes.
+_NUMPY_STATIC = frozenset(
+    {name for name in STATIC_CALLS if name.startswith("numpy.")}
+    | {"numpy.can_cast", "numpy.promote_types", "numpy.broadcast_shapes"}
+)
+# What a test is, for a message: the statement or expression that makes it.
+_STATEMENTS = {
+    ast.If: "if",
+    ast.While: "while",
+    ast.IfExp: "... if ... else ...",
+    ast.Assert: "assert",
+}
+
+
+@FAMILY.on(ast.If, ast.While, ast.IfExp, ast.Assert)
+def _condition(fn: TracedFunction, node: ast.If | ast.While | ast.IfExp | ast.Assert) -> None:
+    _test(fn, node.test, _STATEMENTS[type(node)])
+
+
+@FAMILY.on(ast.comprehension)
+def _comprehension_condition(fn: TracedFunction, node: ast.comprehension) -> None:
+    for condition in node.ifs:
+        _test(fn, condition, "if")
+
+
+def _test(fn: TracedFunction, test: ast.expr, statement: str) -> None:
+    flag = _flag_argument(test)
+    if flag is not None and flag in fn.func.traced_params and flag in fn.taint.arrays:
+        fn.hit(test, "JP205", statement=statement, name=flag)
+    elif _tests_array(fn, test):
+        fn.hit(test, "JP201", statement=statement)
+
+
+def _tests_array(fn: TracedFunction, test: ast.expr) -> bool:
+    """Whether Python must turn an array into a bool to decide ``test``."""
+    if isinstance(test, ast.BoolOp):
+        return any(_tests_array(fn, v) for v in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _tests_array(fn, test.operand)
+    return fn.array(test)
+
+
+def _flag_argument(test: ast.expr) -> str | None:
+    """The argument a test reads as a flag: ``flag``, ``not flag``, ``mode == "a"``."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if isinstance(test, ast.Name):
+        return test.id
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.Eq, ast.NotEq))
+        and isinstance(test.comparators[0], ast.Constant)
+        and isinstance(test.comparators[0].value, (str, bool))
+    ):
+        return test.left.id
+    return None
+
+
+@FAMILY.on_call
+def _conversion(fn: TracedFunction, node: ast.Call, name: str) -> None:
+    if name in CONVERSIONS and node.args and fn.array(node.args[0]):
+        fn.hit(node, "JP202", call=f"{dotted(node.func) or name}()")
+    elif (
+        isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("item", "tolist")
+        and not node.args
+        and fn.traced(node.func.value)
+    ):
+        fn.hit(node, "JP202", call=f".{node.func.attr}()")
+    elif name.startswith("math.") and _array_argument(fn, node):
+        fn.hit(node, "JP202", call=f"{dotted(node.func) or name}()")
+    elif (
+        name.startswith("numpy.")
+        and not name.startswith("numpy.random.")
+        and name not in _NUMPY_STATIC
+        and _array_argument(fn, node)
+    ):
+        fn.hit(node, "JP203", call=f"{dotted(node.func) or name}()")
+    elif name == "range" and _array_argument(fn, node):
+        fn.hit(node, "JP204")
+
+
+def _array_argument(fn: TracedFunction, node: ast.Call) -> bool:
+    """Whether an argument of ``node``, by position or keyword, is a traced array."""
+    return any(fn.array(a) for a in [*node.args, *(k.value for k in node.keywords)])

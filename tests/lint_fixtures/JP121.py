@@ -1,0 +1,50 @@
+"""JP121 key-reuse: the code it must flag, and the look-alikes it must leave alone."""
+
+# %% finds: JP121 one key twice, in a loop, and in a comprehension
+import jax
+
+def samples(key):
+    a = jax.random.normal(key)
+    b = jax.random.normal(key)  # expect: JP121
+    for _ in range(3):
+        c = jax.random.uniform(key)  # expect: JP121
+    d = [jax.random.normal(k) for k in jax.random.split(b)]
+    e = [jax.random.normal(c) for _ in range(3)]  # expect: JP121
+    return a, b, c, d, e
+
+# %% finds: JP121 an outer key in a comprehension, not the comprehension's own key of its name
+import jax
+
+def draws(rng):
+    rngs = jax.random.split(rng, 3)
+    xs = [jax.random.normal(rng, (2,)) for rng in rngs]
+    ys = [jax.random.normal(k) for k, n in zip(rngs, range(3))]
+    zs = [jax.random.normal(rng) for _ in rngs]  # expect: JP121
+    pairs = [(jax.random.normal(k), jax.random.uniform(k)) for k in rngs]  # expect: JP121
+    return xs, ys, zs, pairs
+
+def after(rng):
+    rngs = jax.random.split(rng, 3)
+    xs = [jax.random.normal(rng) for rng in rngs]
+    return xs, jax.random.normal(rng)  # expect: JP121
+
+# %% fine: an explicit key, split and used once each
+import jax
+
+@jax.jit
+def f(x, key):
+    key, subkey = jax.random.split(key)
+    noise = jax.random.normal(subkey, x.shape)
+    for i in range(3):
+        step_key = jax.random.fold_in(key, i)
+        noise = noise + jax.random.normal(step_key, x.shape)
+    return x + noise
+
+# %% fine: a key used on one path only, before a return
+import jax
+
+def momentum(key, blocks):
+    if blocks:
+        keys = jax.random.split(key, len(blocks))
+        return [jax.random.normal(k) for k in keys]
+    return jax.random.normal(key)

@@ -1,0 +1,34 @@
+"""JP122 shared-key: the code it must flag, and the look-alikes it must leave alone."""
+
+# %% finds: JP122 a closed-over key under vmap and in scan, and an unbatched key
+import jax
+
+@jax.jit
+def add_noise(key, batch):
+    return jax.vmap(lambda x: x + jax.random.normal(key, x.shape))(batch)  # expect: JP122
+
+def walk(key):
+    def step(position, _):
+        delta = jax.random.normal(key)  # expect: JP122
+        return position + delta, delta
+    return jax.lax.scan(step, 0.0, None, length=4)
+
+def row_noise(key, x):
+    return x + jax.random.normal(key, x.shape)  # expect: JP122
+
+jax.vmap(row_noise, in_axes=(None, 0))(jax.random.key(0), jax.numpy.ones((3, 2)))
+
+# %% fine: keys per row and per step
+import jax
+
+@jax.jit
+def f(key, batch):
+    row_keys = jax.random.split(key, batch.shape[0])
+    rows = jax.vmap(lambda k, x: x + jax.random.normal(k, x.shape))(row_keys, batch)
+
+    def step(carry, i):
+        position, key = carry
+        key, subkey = jax.random.split(key)
+        return (position + jax.random.normal(jax.random.fold_in(subkey, i)), key), None
+
+    return rows, jax.lax.scan(step, (0.0, key), jax.numpy.arange(4))

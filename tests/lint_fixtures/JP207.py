@@ -1,0 +1,10 @@
+"""JP207 boolean-mask: the code it must flag, and the look-alikes it must leave alone."""
+
+# %% finds: JP207 a boolean mask and nonzero
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def positives(x):
+    mask = x > 0
+    return x[x > 0].mean(), x[mask], jnp.nonzero(x)[0]  # expect: JP207

@@ -1,0 +1,25 @@
+"""JP301 jit-in-loop: the code it must flag, and the look-alikes it must leave alone."""
+
+# %% finds: JP301 jit of a new function in a loop
+import functools
+import jax
+
+def step(w, g, lr):
+    return w - lr * g
+
+w = g = 1.0
+for lr in (0.1, 0.2):
+    w = jax.jit(functools.partial(step, lr=lr))(w, g)  # expect: JP301
+    w = jax.jit(lambda w, g: step(w, g, 0.1))(w, g)  # expect: JP301
+
+# %% fine: jit once, before the loop
+import jax
+
+def step(w):
+    return w * 2
+
+fast = jax.jit(step)
+w = 1.0
+for _ in range(3):
+    w = fast(w)
+    w = jax.jit(step)(w)
