@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from jaxpurity.linter._rules import Rule
 
 # Each command imports only its own tool, when it runs: ``jaxpurity lint`` never loads
-# explain's table, ``jaxpurity explain`` never loads the linter, and neither imports JAX.
+# explain's table, ``jaxpurity explain`` loads only the lint report's formats (for --help),
+# not the linter, and neither imports JAX.
 
 __all__ = ["main"]
 
