@@ -10,13 +10,13 @@ import re
 from dataclasses import dataclass, field
 
 from jaxpurity._jax_names import GRAD_VMAP, LOOPS, SHARD_MAP
-from jaxpurity._naming import LRU_CACHE
+from jaxpurity._naming import LRU_CACHE, short_repr
 from jaxpurity._pages import page
 from jaxpurity.checks._leaks import Leak
 from jaxpurity.checks._outcomes import Outcome
 from jaxpurity.checks._restore import Restored
 from jaxpurity.checks._trace_reads import Read
-from jaxpurity.checks._watch import Watch, short
+from jaxpurity.checks._watch import Watch
 
 __all__ = [
     "Problem",
@@ -150,7 +150,7 @@ def state_problem(name: str, watch: Watch, change: str) -> Problem:
 def print_problem(name: str, text: str) -> Problem:
     return Problem(
         "trace-time-print",
-        f"`{name}` printed {short(text.rstrip())} while it was traced. print runs once per "
+        f"`{name}` printed {short_repr(text.rstrip())} while it was traced. print runs once per "
         "trace (showing tracers, not values), and never on later calls of the compiled "
         "function. Use jax.debug.print('x = {}', x) to print values on every call.",
         page("print_vs_debug_print"),

@@ -10,7 +10,7 @@ from typing import Any
 import jax
 
 from jaxpurity._capture import printed, this_thread_output
-from jaxpurity._introspect import qualname
+from jaxpurity._introspect import named_arguments, qualname
 from jaxpurity._jax_compat import (
     debug_callbacks_in_loops,
     has_compiled,
@@ -21,7 +21,6 @@ from jaxpurity._jax_compat import (
 )
 from jaxpurity.checks._guard import (
     ONE_CHECK_AT_A_TIME,
-    argument_roots,
     require_plain_python,
     state_snapshot,
 )
@@ -213,7 +212,7 @@ def _check(
 
     # Every run gets the same inputs: what one run writes into an argument is put back
     # before the next. Globals and closures keep what the runs do to them, as a program's.
-    inputs = Snapshot(argument_roots(target, call.args, call.kwargs), [])
+    inputs = Snapshot(named_arguments(target, call.args, call.kwargs), [])
     watches = watch_state(target, call.args, call.kwargs)
     rngs = random_generators(target)
     restored = rngs + new_ref_arrays(target, call.args, call.kwargs)

@@ -18,10 +18,10 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._introspect import is_user_object, named_arguments
+from jaxpurity._introspect import is_user_object, named_arguments, scope_functions
 from jaxpurity._jax_compat import Ref
 from jaxpurity._naming import kind_of
-from jaxpurity.checks._watch import CODE, scope_names
+from jaxpurity.checks._snapshot import CODE, bindings
 
 __all__ = ["Restored", "new_ref_arrays", "random_generators"]
 
@@ -73,11 +73,11 @@ def random_generators(fn: Callable[..., Any]) -> list[Restored]:
         ),
         Restored("random (Python's global generator)", random.getstate, random.setstate),
     ]
-    for _, label, read in scope_names(fn):
-        value = read()
+    for binding in bindings(scope_functions(fn)):
+        value = binding.get()
         state = _generator_state(value)
         if state is not None:
-            rngs.append(Restored(f"{label} ({kind_of(value)})", *state))
+            rngs.append(Restored(f"{binding.label} ({kind_of(value)})", *state))
     for r in rngs:
         r.initial = r.get()
     return rngs
@@ -91,7 +91,7 @@ def new_ref_arrays(
     dicts and user objects among those hold directly."""
     if Ref is None:
         return []
-    places = [(label, read()) for _, label, read in scope_names(fn)]
+    places = [(b.label, b.get()) for b in bindings(scope_functions(fn))]
     places += [(f"argument `{name}`", value) for name, value in named_arguments(fn, args, kwargs)]
     found: dict[int, Restored] = {}
     for label, value in places:

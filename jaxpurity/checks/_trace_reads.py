@@ -28,19 +28,20 @@ import numpy as np
 from jaxpurity._introspect import (
     EMPTY_CELL,
     arguments,
+    cell_value,
     is_user_object,
     qualname,
     scope_functions,
     unwrap,
 )
 from jaxpurity._naming import kind_of, short_repr
+from jaxpurity.checks._snapshot import MISSING, MUTABLE
 
 __all__ = ["Read", "outside_reads", "settings_read"]
 
 # Values that a trace bakes in when it reads them: Python data, arrays, user objects.
 _DATA = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
 _ARRAYS = (np.ndarray, np.generic, jax.Array)
-_MUTABLE = (list, dict, set, np.ndarray)
 _GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME"})
 _ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 _LOCAL_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST", "LOAD_DEREF"})
@@ -66,7 +67,7 @@ def _is_data(value: Any) -> bool:
 
 
 def _why(value: Any) -> str:
-    if isinstance(value, _MUTABLE):
+    if isinstance(value, MUTABLE):
         return (
             f"its contents at trace time ({kind_of(value)}) are baked into the compiled "
             "program, so changing them later changes nothing the jitted function computes "
@@ -137,15 +138,12 @@ def settings_read(
     reads: list[Read] = []
     for f in scope_functions(fn):
         for name in _global_names(f.__code__):
-            value = f.__globals__.get(name, EMPTY_CELL)
-            if value is not EMPTY_CELL and _is_data(value):
+            value = f.__globals__.get(name, MISSING)
+            if value is not MISSING and _is_data(value):
                 reads.append(Read(f"global `{name}`", short_repr(value), "warning", _why(value)))
         for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True):
-            try:
-                value = cell.cell_contents
-            except ValueError:
-                continue
-            if _is_data(value):
+            value = cell_value(cell)
+            if value is not EMPTY_CELL and _is_data(value):
                 label = f"closure variable `{name}` of `{qualname(f)}`"
                 reads.append(Read(label, short_repr(value), "warning", _why(value)))
     body = unwrap(fn)
@@ -154,8 +152,8 @@ def settings_read(
             if not _is_plain_object(value):
                 continue
             for attr in _attribute_reads(body.__code__, name):
-                attribute = getattr(value, attr, EMPTY_CELL)
-                if attribute is not EMPTY_CELL and _is_data(attribute):
+                attribute = getattr(value, attr, MISSING)
+                if attribute is not MISSING and _is_data(attribute):
                     label = f"`{name}.{attr}`"
                     why = _STATIC_WHY.format(name=name, label=label)
                     reads.append(Read(label, short_repr(attribute), "warning", why, "stale-result"))
