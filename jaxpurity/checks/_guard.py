@@ -13,16 +13,13 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from jaxpurity._introspect import named_arguments, scope_functions
 from jaxpurity._jax_compat import trace_in_progress
 from jaxpurity._leaftypes import is_tracer
-from jaxpurity.checks._snapshot import Snapshot, bindings
-from jaxpurity.checks._tracing import JitCall, flatten_arguments
+from jaxpurity.checks._tracing import flatten_arguments
 
 __all__ = [
     "ONE_CHECK_AT_A_TIME",
     "require_plain_python",
-    "state_snapshot",
 ]
 
 #: Held by each check while it runs: a second thread's check waits for the first.
@@ -54,9 +51,3 @@ def require_plain_python(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
             "body): it traces and runs the function itself, so call it from plain Python, "
             "outside jax.jit and the others, with example arrays"
         )
-
-
-def state_snapshot(call: JitCall) -> Snapshot:
-    """All that the call can reach and change: its arguments, globals and closure, deeply."""
-    named = named_arguments(call.body, call.args, call.kwargs)
-    return Snapshot(named, bindings(scope_functions(call.body)))

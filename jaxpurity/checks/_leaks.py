@@ -12,13 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from jaxpurity._introspect import named_arguments, qualname
 from jaxpurity._jax_compat import transformation_of
 from jaxpurity._leaftypes import describe_leaf
-from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python, state_snapshot
+from jaxpurity.checks._call import BoundCall
+from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._locate import Locator, Place
+from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._source import store_line
-from jaxpurity.checks._tracing import JitCall, SplitCall, forgetting_traces, trace_once
+from jaxpurity.checks._tracing import SplitCall, forgetting_traces, trace_once
 
 __all__ = ["Leak", "find_leaks", "trace_finding_leaks"]
 
@@ -57,21 +58,20 @@ class Leak:
 
 
 def trace_finding_leaks(
-    target: Callable[..., Any], call: JitCall
+    call: BoundCall, body: Callable[..., Any] | None = None
 ) -> tuple[Any, SplitCall, list[Leak]]:
-    """Trace ``target`` on ``call``'s arguments once, as jit would, and find its leaks.
+    """Trace the call once, as jit would, and find its leaks.
 
-    ``target`` is ``call.body``, or a function that wraps it
-    (:func:`functools.wraps`).
+    ``body`` is what is traced: ``call.body`` (the default), or a function
+    that wraps it (:func:`functools.wraps`).
 
     Returns:
       The ``jax.stages.Traced`` of the traced call, the split call (to run
       it), and the leaks.
     """
-    traced, escaped, split = trace_once(target, call.split())
-    locator = Locator(target, named_arguments(target, call.args, call.kwargs))
-    name = qualname(target)
-    leaks = [_leak(name, tracer, place, locator) for tracer, place in locator.locate(escaped)]
+    traced, escaped, split = trace_once(body or call.body, call.split())
+    locator = Locator(call)
+    leaks = [_leak(call.name, tracer, place, locator) for tracer, place in locator.locate(escaped)]
     del escaped
     return traced, split, leaks
 
@@ -152,10 +152,10 @@ def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
       []
     """
     require_plain_python(fn, args, kwargs, "find_leaks")
-    call = JitCall.of(fn, args, kwargs)
+    call = BoundCall.of(fn, args, kwargs)
     with ONE_CHECK_AT_A_TIME, forgetting_traces():
-        scope = state_snapshot(call)
+        scope = Snapshot(call.named, call.bindings)
         try:
-            return trace_finding_leaks(call.body, call)[2]
+            return trace_finding_leaks(call)[2]
         finally:
             scope.restore()  # no tracer is left where the caller can reach it

@@ -10,7 +10,6 @@ from typing import Any
 import jax
 
 from jaxpurity._capture import printed, this_thread_output
-from jaxpurity._introspect import named_arguments, qualname
 from jaxpurity._jax_compat import (
     debug_callbacks_in_loops,
     has_compiled,
@@ -19,10 +18,10 @@ from jaxpurity._jax_compat import (
     leak_checker_off,
     unused_callbacks,
 )
+from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import (
     ONE_CHECK_AT_A_TIME,
     require_plain_python,
-    state_snapshot,
 )
 from jaxpurity.checks._leaks import trace_finding_leaks
 from jaxpurity.checks._outcomes import Outcome, agree, run
@@ -44,7 +43,7 @@ from jaxpurity.checks._problems import (
 from jaxpurity.checks._restore import Restored, new_ref_arrays, random_generators
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._trace_reads import outside_reads, settings_read
-from jaxpurity.checks._tracing import JitCall, SplitCall, forgetting_traces, uncached_tracing
+from jaxpurity.checks._tracing import SplitCall, forgetting_traces, uncached_tracing
 from jaxpurity.checks._watch import watch_state
 
 __all__ = ["Problem", "PurityReport", "check_pure"]
@@ -187,21 +186,19 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
       True
     """  # noqa: E501
     require_plain_python(fn, args, kwargs, "check_pure")
-    call = JitCall.of(fn, args, kwargs)
+    call = BoundCall.of(fn, args, kwargs)
     with ONE_CHECK_AT_A_TIME, forgetting_traces(), leak_checker_off(), jax.disable_jit(False):
-        scope = state_snapshot(call)
+        scope = Snapshot(call.named, call.bindings)
         try:
-            return _check(fn, args, kwargs, call)
+            return _check(call)
         finally:
             scope.restore()
 
 
-def _check(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], call: JitCall
-) -> PurityReport:
+def _check(call: BoundCall) -> PurityReport:
     """The check itself; the caller puts every global, closure and argument back after it."""
     target = call.body
-    name = qualname(target)
+    name = call.name
     counts = collections.Counter[str]()
     stage = ["trace"]
 
@@ -212,14 +209,14 @@ def _check(
 
     # Every run gets the same inputs: what one run writes into an argument is put back
     # before the next. Globals and closures keep what the runs do to them, as a program's.
-    inputs = Snapshot(named_arguments(target, call.args, call.kwargs), [])
-    watches = watch_state(target, call.args, call.kwargs)
-    rngs = random_generators(target)
-    restored = rngs + new_ref_arrays(target, call.args, call.kwargs)
-    reads = settings_read(target, call.args, call.kwargs)
+    inputs = Snapshot(call.named, [])
+    watches = watch_state(call)
+    rngs = random_generators(call)
+    restored = rngs + new_ref_arrays(call)
+    reads = settings_read(call)
     try:
         with this_thread_output() as trace_output, outside_reads() as outside:
-            traced, split, leaks = trace_finding_leaks(counted, call)
+            traced, split, leaks = trace_finding_leaks(call, counted)
         changes = [(w, w.change()) for w in watches]
         moved = [r for r in rngs if r.moved()]
         dropped = unused_callbacks(traced.jaxpr)
@@ -238,7 +235,7 @@ def _check(
             jit_effects = inputs.changes()
             inputs.restore()
             # Numbers drawn at trace time differ from trace to trace: frozen-randomness.
-            cached = None if moved else _run_cached(fn, args, kwargs, restored, counts)
+            cached = None if moved else _run_cached(call, restored, counts)
             inputs.restore()
     finally:
         for r in restored:
@@ -308,25 +305,22 @@ def _fresh_run(fn: Callable[..., Any], call: SplitCall) -> Any:
 
 
 def _run_cached(
-    fn: Callable[..., Any],
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-    restored: list[Restored],
-    counts: collections.Counter[str],
+    call: BoundCall, restored: list[Restored], counts: collections.Counter[str]
 ) -> Outcome | None:
-    """What ``fn``, a jit wrapper, answers from its cache now; None when it has no program.
+    """What ``call.fn``, a jit wrapper, answers from its cache now; None when it has no program.
 
-    It is given copies of the arrays in ``args`` and ``kwargs``, so that one
-    that donates them (``donate_argnums``) leaves the caller's arrays alive.
-    A wrapper with an empty cache is not called. One whose cache misses on
-    these arguments traces ``fn`` (counted as a trace) and its result is not
-    used; neither is an error (jit could not take the arguments).
+    It is given copies of the arrays among the arguments, so that one that
+    donates them (``donate_argnums``) leaves the caller's arrays alive. A
+    wrapper with an empty cache is not called. One whose cache misses on
+    these arguments traces the body (counted as a trace) and its result is
+    not used; neither is an error (jit could not take the arguments).
     """
+    fn = call.fn
     if not is_jit_wrapper(fn) or not has_compiled(fn):
         return None
     # A wrapper with donate_argnums deletes the arrays it is given: hand it copies.
     args, kwargs = jax.tree_util.tree_map(
-        lambda v: v.copy() if isinstance(v, jax.Array) else v, (args, kwargs)
+        lambda v: v.copy() if isinstance(v, jax.Array) else v, call.given
     )
     with jit_cache_misses(fn) as missed:
         outcome = _run_after_reset(restored, lambda: fn(*args, **kwargs))

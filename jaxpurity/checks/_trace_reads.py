@@ -25,16 +25,9 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._introspect import (
-    EMPTY_CELL,
-    arguments,
-    cell_value,
-    is_user_object,
-    qualname,
-    scope_functions,
-    unwrap,
-)
+from jaxpurity._introspect import EMPTY_CELL, cell_value, is_user_object, qualname
 from jaxpurity._naming import kind_of, short_repr
+from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._snapshot import MISSING, MUTABLE
 
 __all__ = ["Read", "outside_reads", "settings_read"]
@@ -117,13 +110,11 @@ _STATIC_WHY = (
 )
 
 
-def settings_read(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> list[Read]:
-    """The globals, closure variables and object attributes ``fn``'s code reads: all baked in.
+def settings_read(call: BoundCall) -> list[Read]:
+    """The globals, closure variables and object attributes the call's code reads: all baked in.
 
-    Found in the code (its bytecode), not by running it, for ``fn`` and the
-    functions it reaches in one step. A global or closure variable counts when
+    Found in the code (its bytecode), not by running it, for the function and
+    the functions it reaches in one step. A global or closure variable counts when
     it holds data (a number, a string, a container, an array, a user object);
     an attribute counts when it is read off an argument that reaches the body
     as it is (a user object that is no pytree, such as a static ``self``).
@@ -132,11 +123,11 @@ def settings_read(
       >>> LEARNING_RATE = 0.1
       >>> def update(w, g):
       ...     return w - LEARNING_RATE * g
-      >>> [(r.label, r.value) for r in settings_read(update, (1.0, 1.0), {})]
+      >>> [(r.label, r.value) for r in settings_read(BoundCall.of(update, (1.0, 1.0), {}))]
       [('global `LEARNING_RATE`', '0.1')]
     """
     reads: list[Read] = []
-    for f in scope_functions(fn):
+    for f in call.functions:
         for name in _global_names(f.__code__):
             value = f.__globals__.get(name, MISSING)
             if value is not MISSING and _is_data(value):
@@ -146,9 +137,9 @@ def settings_read(
             if value is not EMPTY_CELL and _is_data(value):
                 label = f"closure variable `{name}` of `{qualname(f)}`"
                 reads.append(Read(label, short_repr(value), "warning", _why(value)))
-    body = unwrap(fn)
+    body = call.innermost
     if isinstance(body, types.FunctionType):
-        for name, value in arguments(body, args, kwargs):
+        for name, value in call.parameters:
             if not _is_plain_object(value):
                 continue
             for attr in _attribute_reads(body.__code__, name):

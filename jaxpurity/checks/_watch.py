@@ -11,17 +11,15 @@ step deep; this module says what changed in the words of the report.
 from __future__ import annotations
 
 import collections
-import inspect
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import jax
 
-from jaxpurity._introspect import named_arguments, scope_functions
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._naming import kind_of
-from jaxpurity.checks._snapshot import CODE, Record, bindings, shown
+from jaxpurity.checks._call import BoundCall
+from jaxpurity.checks._snapshot import CODE, Record, shown
 from jaxpurity.checks._tracing import TRACEABLE
 
 __all__ = ["Watch", "watch_state"]
@@ -100,36 +98,17 @@ def _watch_value(watches: list[Watch], label: str, value: Any, kind: str) -> Non
             watches.append(Watch(kind, label, record))
 
 
-def _defaults_used(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> dict[str, Any]:
-    """The parameters the call leaves out, by name, with the default value each then gets."""
-    try:
-        signature = inspect.signature(fn)
-        bound = signature.bind_partial(*args, **kwargs)
-    except (TypeError, ValueError):
-        return {}
-    return {
-        name: p.default
-        for name, p in signature.parameters.items()
-        if name not in bound.arguments and p.default is not inspect.Parameter.empty
-    }
-
-
-def watch_state(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> list[Watch]:
-    """The state ``fn`` can reach in one step: its globals, closures, and arguments."""
+def watch_state(call: BoundCall) -> list[Watch]:
+    """The state the call can reach in one step: its globals, closures, and arguments."""
     watches: list[Watch] = []
-    for binding in bindings(scope_functions(fn)):
+    for binding in call.bindings:
         value = binding.get()
         if not isinstance(value, CODE):
             kind = f"{binding.scope}-assignment"
             watches.append(Watch(kind, binding.label, Record.bound(binding)))
             _watch_value(watches, binding.label, value, "container-mutation")
-    defaults = _defaults_used(fn, args, kwargs)
-    for name, value in named_arguments(fn, args, kwargs):
-        if name in defaults and value is defaults[name]:
+    for name, value in call.named:
+        if name in call.defaults and value is call.defaults[name]:
             # One object for every call that leaves the argument out: state, like a global.
             label = f"the default value of argument `{name}` (shared by every call)"
             _watch_value(watches, label, value, "container-mutation")
