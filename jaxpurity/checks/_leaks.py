@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec
 
 from jaxpurity._jax_compat import transformation_of
 from jaxpurity._leaftypes import describe_leaf
@@ -22,6 +22,8 @@ from jaxpurity.checks._source import store_line
 from jaxpurity.checks._tracing import SplitCall, forgetting_traces, trace_once
 
 __all__ = ["Leak", "find_leaks", "trace_finding_leaks"]
+
+P = ParamSpec("P")
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,7 @@ def _leak(function: str, tracer: Any, place: Place, locator: Locator) -> Leak:
     )
 
 
-def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
+def find_leaks(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> list[Leak]:
     """Trace ``fn(*args, **kwargs)`` once and report every tracer that escaped.
 
     A tracer escapes ("leaks") when the function stores it somewhere that

@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ParamSpec
 
 import jax
 
@@ -18,6 +18,7 @@ from jaxpurity._jax_compat import (
     leak_checker_off,
     unused_callbacks,
 )
+from jaxpurity._naming import short_repr
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import (
     ONE_CHECK_AT_A_TIME,
@@ -26,19 +27,11 @@ from jaxpurity.checks._guard import (
 from jaxpurity.checks._leaks import trace_finding_leaks
 from jaxpurity.checks._outcomes import Outcome, agree, run
 from jaxpurity.checks._problems import (
+    STATE_CAUSE,
     Problem,
     PurityReport,
-    dropped_callback_problem,
-    leak_problem,
-    loop_callback_problem,
-    lost_mutation_problem,
-    mismatch_problem,
-    print_problem,
-    random_problem,
-    read_problem,
-    stale_cache_problem,
-    stale_program_problem,
-    state_problem,
+    leak_template,
+    problem,
 )
 from jaxpurity.checks._restore import Restored, new_ref_arrays, random_generators
 from jaxpurity.checks._snapshot import Snapshot
@@ -48,11 +41,13 @@ from jaxpurity.checks._watch import watch_state
 
 __all__ = ["Problem", "PurityReport", "check_pure"]
 
+P = ParamSpec("P")
+
 
 # ----------------------------------------------------------------- the check
 
 
-def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityReport:
+def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> PurityReport:
     """Check ``fn(*args, **kwargs)`` for impurities that ``jit``, ``grad`` and ``vmap`` trip over.
 
     It traces ``fn`` once with :func:`jax.jit` and watches what the trace
@@ -241,36 +236,42 @@ def _check(call: BoundCall) -> PurityReport:
         for r in restored:
             r.reset()
 
-    problems = [leak_problem(leak) for leak in leaks]
+    problems = [problem(leak_template(leak), leak=leak) for leak in leaks]
     state_changed = False
     for w, change in changes:
         if change is not None:
-            problems.append(state_problem(name, w, change))
+            problems.append(problem(w.kind, name=name, label=w.label, change=change))
             state_changed = True
     if trace_output.text:
-        problems.append(print_problem(name, trace_output.text))
-    problems += [random_problem(name, r) for r in moved]
+        printed_text = short_repr(trace_output.text.rstrip())
+        problems.append(problem("trace-time-print", name=name, printed=printed_text))
+    problems += [problem("frozen-randomness", name=name, generator=r.label) for r in moved]
     changed_by_jit = {(c.root, c.path) for c in jit_effects}
     for c in eager_effects:
         if (c.root, c.path) not in changed_by_jit:
-            problems.append(lost_mutation_problem(name, c.root, c.path, c.before, c.after))
+            lost = "lost-attribute-mutation" if "." in c.path else "lost-mutation"
+            problems.append(problem(lost, name=name, **vars(c)))
             state_changed = True
-    problems += [dropped_callback_problem(name, p, n) for p, n in sorted(dropped.items())]
-    found_reads = [*outside, *reads]
-    problems += [read_problem(name, r) for r in found_reads if r.severity == "error"]
-    warnings = [read_problem(name, r) for r in found_reads if r.severity != "error"]
-    warnings += [loop_callback_problem(name, c) for c in loop_callbacks]
-    cause = (
-        " The state changes listed above are the likely cause: each call saw different state."
-        if state_changed or leaks
-        else ""
-    )
+    problems += [
+        problem("dropped-callback", name=name, primitive=p, count=n)
+        for p, n in sorted(dropped.items())
+    ]
+    found_reads = [
+        problem(r.problem, name=name, label=r.label, value=r.value, why=r.why)
+        for r in [*outside, *reads]
+    ]
+    problems += [p for p in found_reads if p.severity == "error"]
+    warnings = [p for p in found_reads if p.severity != "error"]
+    warnings += [problem("loop-callback", name=name, callback=c) for c in loop_callbacks]
+    cause = STATE_CAUSE if state_changed or leaks else ""
     if not agree(eager, fresh):
-        problems.append(mismatch_problem(name, eager, fresh, cause))
+        problems.append(
+            problem("jit-eager-mismatch", name=name, eager=eager, fresh=fresh, cause=cause)
+        )
     if cached is not None and not agree(cached, fresh):
-        problems.append(stale_cache_problem(name, cached, fresh, cause))
+        problems.append(problem("stale-cache", name=name, cached=cached, fresh=fresh, cause=cause))
     elif not agree(first, fresh):
-        problems.append(stale_program_problem(name, first, fresh, cause))
+        problems.append(problem("stale-program", name=name, first=first, fresh=fresh, cause=cause))
     return PurityReport(
         name, problems, traces=counts["trace"], runs=counts["run"], warnings=warnings
     )

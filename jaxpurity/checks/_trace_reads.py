@@ -25,10 +25,10 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._introspect import EMPTY_CELL, cell_value, is_user_object, qualname
+from jaxpurity._introspect import EMPTY_CELL, is_user_object, qualname
 from jaxpurity._naming import kind_of, short_repr
 from jaxpurity.checks._call import BoundCall
-from jaxpurity.checks._snapshot import MISSING, MUTABLE
+from jaxpurity.checks._snapshot import MISSING, MUTABLE, Binding
 
 __all__ = ["Read", "outside_reads", "settings_read"]
 
@@ -42,15 +42,16 @@ _LOCAL_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST",
 
 @dataclass(frozen=True)
 class Read:
-    """One value read at trace time: where from, what it was, and how bad that is."""
+    """One value read at trace time: where from, what it was, and why that goes wrong."""
 
     label: str  # "global `lr`", "closure variable `scale` of `make.<locals>.f`", "`self.n`"
     value: str
-    severity: str  # "error": wrong from the next call on; "warning": wrong once it changes
     why: str
-    # "trace-time-read": baked into the program; "stale-result": read off an argument that jit
-    # keeps whole as a key of its cache, so changing it in place makes the cache answer stale.
-    kind: str = "trace-time-read"
+    # The problem it is (a template of checks._problems): "trace-time-read", baked into the
+    # program, wrong once it changes; "clock-read", wrong from the next call on; "static-read",
+    # read off an argument that jit keeps whole as a key of its cache, so that changing it in
+    # place makes the cache answer stale.
+    problem: str = "trace-time-read"
 
 
 def _is_data(value: Any) -> bool:
@@ -128,15 +129,15 @@ def settings_read(call: BoundCall) -> list[Read]:
     """
     reads: list[Read] = []
     for f in call.functions:
-        for name in _global_names(f.__code__):
-            value = f.__globals__.get(name, MISSING)
-            if value is not MISSING and _is_data(value):
-                reads.append(Read(f"global `{name}`", short_repr(value), "warning", _why(value)))
-        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True):
-            value = cell_value(cell)
-            if value is not EMPTY_CELL and _is_data(value):
-                label = f"closure variable `{name}` of `{qualname(f)}`"
-                reads.append(Read(label, short_repr(value), "warning", _why(value)))
+        names = [Binding.global_(f.__globals__, name) for name in _global_names(f.__code__)]
+        names += [
+            Binding.cell(cell, name, qualname(f))
+            for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True)
+        ]
+        for binding in names:
+            value = binding.get()
+            if value is not MISSING and value is not EMPTY_CELL and _is_data(value):
+                reads.append(Read(binding.label, short_repr(value), _why(value)))
     body = call.innermost
     if isinstance(body, types.FunctionType):
         for name, value in call.parameters:
@@ -147,7 +148,7 @@ def settings_read(call: BoundCall) -> list[Read]:
                 if attribute is not MISSING and _is_data(attribute):
                     label = f"`{name}.{attr}`"
                     why = _STATIC_WHY.format(name=name, label=label)
-                    reads.append(Read(label, short_repr(attribute), "warning", why, "stale-result"))
+                    reads.append(Read(label, short_repr(attribute), why, "static-read"))
     unique: dict[str, Read] = {}
     for read in reads:
         unique.setdefault(read.label, read)
@@ -180,25 +181,25 @@ def outside_reads() -> Iterator[list[Read]]:
     me = threading.get_ident()
     environ_class = type(os.environ)
 
-    def note(label: str, value: str, why: str, severity: str) -> None:
+    def note(label: str, value: str, why: str, problem: str) -> None:
         if threading.get_ident() != me or not _called_from_user_code():
             return  # JAX reads the clock and its flags while it traces too: not the user's
         if all(r.label != label for r in reads):
-            reads.append(Read(label, value, severity, why))
+            reads.append(Read(label, value, why, problem))
 
     class RecordingEnviron(environ_class):  # type: ignore[valid-type, misc]
         def __getitem__(self, key: str) -> str:
             try:
                 value = super().__getitem__(key)
             except KeyError:
-                note(f"os.environ[{key!r}]", "unset", _ENV_WHY, "warning")
+                note(f"os.environ[{key!r}]", "unset", _ENV_WHY, "trace-time-read")
                 raise
-            note(f"os.environ[{key!r}]", short_repr(value), _ENV_WHY, "warning")
+            note(f"os.environ[{key!r}]", short_repr(value), _ENV_WHY, "trace-time-read")
             return value
 
         def __contains__(self, key: object) -> bool:
             found = super().__contains__(key)
-            note(f"os.environ[{key!r}]", "set" if found else "unset", _ENV_WHY, "warning")
+            note(f"os.environ[{key!r}]", "set" if found else "unset", _ENV_WHY, "trace-time-read")
             return found
 
     clocks = {name: getattr(time, name) for name in _CLOCKS}
@@ -206,7 +207,7 @@ def outside_reads() -> Iterator[list[Read]]:
     def clock(name: str, real: Callable[[], float]) -> Callable[[], float]:
         def read() -> float:
             value = real()
-            note(f"time.{name}()", short_repr(value), _CLOCK_WHY, "error")
+            note(f"time.{name}()", short_repr(value), _CLOCK_WHY, "clock-read")
             return value
 
         return read
