@@ -109,23 +109,15 @@ def find_leaks(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> list[
     :func:`jax.jit` would trace them; any other leaf (an object, a string) is
     passed in unchanged. Bind arguments that must stay static (a size, a
     flag) with :func:`functools.partial`. A :func:`jax.jit` wrapper around
-    ``fn`` is looked through, so that its body really runs.
+    ``fn`` is looked through, so that its body really runs, and so do the
+    loop bodies and inner ``jit`` functions it calls, even where JAX cached
+    their traces before.
 
     ``fn`` runs exactly once, under a trace, called as :func:`jax.jit` calls
     it (see :func:`check_pure`). When the leaks are found, everything ``fn``
-    can reach (its arguments, the globals its code names, its closure
-    variables, and what they hold, deeply) is put back as it was, so no
-    tracer is left where you can reach it. The loop bodies and inner ``jit``
-    functions it calls run too, even where JAX cached their traces before:
-    JAX's caches are bypassed for this one trace, not cleared
-    (``jaxpurity.checks._tracing.uncached_tracing`` says how), and what they keep of
-    it for your code is dropped afterwards, so that repeated checks keep no
-    memory. (JAX cannot drop it for a loop body or inner ``jit`` function
-    that outlives the trace, on JAX before 0.10.2 or where your own code
-    traced it too: ``jaxpurity.checks._tracing.forgetting_traces``.) JAX's own leak
-    checker (``jax_check_tracer_leaks``) is switched off during the trace and
-    restored after. Call it from plain Python, not inside a transformation
-    (it raises a TypeError there); a call in another thread waits for it.
+    can reach is put back as it was, so no tracer is left where you can reach
+    it. How, and how it keeps no memory, is in the project's
+    ``CONTRIBUTING.md``: "How check_pure keeps out of the way".
 
     Args:
       fn: The function to check, or a :func:`jax.jit` of it.
@@ -136,6 +128,9 @@ def find_leaks(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> list[
       One :class:`Leak` per escaped tracer; an empty list means no leak.
 
     Raises:
+      TypeError: ``fn`` is not a function, or it was called inside a
+        transformation (``jit``, ``vmap``, ``grad``, a loop body): call it
+        from plain Python.
       Exception: Whatever ``fn`` raises while it is traced.
 
     Example:
