@@ -95,6 +95,7 @@ class BoundCall:
             wrapper, jit_args = fn.__func__, (fn.__self__, *args)
         static = jit_static_argument_names(wrapper) if is_jit_wrapper(wrapper) else None
         body = strip_jit(wrapper)
+        bound = _bind(body, jit_args, kwargs)
         innermost = unwrap(body)
         functions = tuple(scope_functions(body))
         parameters = (
@@ -108,10 +109,10 @@ class BoundCall:
             body=body,
             args=jit_args,
             kwargs=kwargs,
-            static=_static_places(body, jit_args, kwargs, static or frozenset()),
+            static=_static_places(bound, jit_args, kwargs, static or frozenset()),
             name=qualname(body),
             named=tuple(named_arguments(body, jit_args, kwargs)),
-            defaults=_defaults_used(body, jit_args, kwargs),
+            defaults=_defaults_used(bound),
             innermost=innermost,
             parameters=tuple(parameters),
             functions=functions,
@@ -123,36 +124,36 @@ class BoundCall:
         return SplitCall.of(self.args, self.kwargs, self.static)
 
 
+def _bind(
+    body: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> inspect.BoundArguments | None:
+    """The call's arguments bound to ``body``'s parameters; None where that fails."""
+    try:
+        return inspect.signature(body).bind_partial(*args, **kwargs)
+    except (TypeError, ValueError):
+        return None
+
+
 def _static_places(
-    body: Callable[..., Any],
+    bound: inspect.BoundArguments | None,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     static: frozenset[str],
 ) -> frozenset[int | str]:
     """The positions and keyword names at which the call passes the static parameters."""
-    if not static:
-        return frozenset()
     keep: set[int | str] = {k for k in kwargs if k in static}
-    try:
-        bound = inspect.signature(body).bind_partial(*args, **kwargs)
-    except (TypeError, ValueError):
-        return frozenset(keep)
-    names = list(bound.arguments)
-    keep |= {i for i, name in enumerate(names[: len(args)]) if name in static}
+    if bound is not None:
+        names = list(bound.arguments)
+        keep |= {i for i, name in enumerate(names[: len(args)]) if name in static}
     return frozenset(keep)
 
 
-def _defaults_used(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> dict[str, Any]:
+def _defaults_used(bound: inspect.BoundArguments | None) -> dict[str, Any]:
     """The parameters the call leaves out, by name, with the default value each then gets."""
-    try:
-        signature = inspect.signature(fn)
-        bound = signature.bind_partial(*args, **kwargs)
-    except (TypeError, ValueError):
+    if bound is None:
         return {}
     return {
         name: p.default
-        for name, p in signature.parameters.items()
+        for name, p in bound.signature.parameters.items()
         if name not in bound.arguments and p.default is not inspect.Parameter.empty
     }

@@ -20,19 +20,10 @@ from jaxpurity._jax_compat import (
 )
 from jaxpurity._naming import short_repr
 from jaxpurity.checks._call import BoundCall
-from jaxpurity.checks._guard import (
-    ONE_CHECK_AT_A_TIME,
-    require_plain_python,
-)
+from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._leaks import trace_finding_leaks
 from jaxpurity.checks._outcomes import Outcome, agree, run
-from jaxpurity.checks._problems import (
-    STATE_CAUSE,
-    Problem,
-    PurityReport,
-    leak_template,
-    problem,
-)
+from jaxpurity.checks._problems import STATE_CAUSE, Problem, PurityReport, leak_template, problem
 from jaxpurity.checks._restore import Restored, new_ref_arrays, random_generators
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._trace_reads import outside_reads, settings_read
@@ -204,7 +195,8 @@ def _check(call: BoundCall) -> PurityReport:
     for c in eager_effects:
         if (c.root, c.path) not in changed_by_jit:
             lost = "lost-attribute-mutation" if "." in c.path else "lost-mutation"
-            problems.append(problem(lost, name=name, **vars(c)))
+            fields = {"root": c.root, "path": c.path, "before": c.before, "after": c.after}
+            problems.append(problem(lost, name=name, **fields))
             state_changed = True
     problems += [
         problem("dropped-callback", name=name, primitive=p, count=n)

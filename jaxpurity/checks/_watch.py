@@ -64,13 +64,9 @@ class Watch:
         if record.kind in ("dict", "object"):
             if any(_holds_tracer(d.after) for d in differences):
                 return None
-            name = (
-                (lambda k: f"attribute `{k}`")
-                if record.kind == "object"
-                else (lambda k: f"key {k!r}")
-            )
+            place = "attribute `{}`" if record.kind == "object" else "key {!r}"
             return "; ".join(
-                f"{name(d.key)} went from {shown(d.before)} to {shown(d.after)}"
+                f"{place.format(d.key)} went from {shown(d.before)} to {shown(d.after)}"
                 for d in differences
             )
         if record.kind == "set":
