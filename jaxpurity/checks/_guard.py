@@ -11,20 +11,15 @@ clock for a moment; and they record the state the function can reach
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
-from jaxpurity._introspect import named_arguments, qualname, scope_functions
 from jaxpurity._jax_compat import trace_in_progress
 from jaxpurity._leaftypes import is_tracer
-from jaxpurity.checks._snapshot import Binding, Snapshot
-from jaxpurity.checks._tracing import JitCall, flatten_arguments
+from jaxpurity.checks._tracing import flatten_arguments
 
 __all__ = [
     "ONE_CHECK_AT_A_TIME",
-    "argument_roots",
     "require_plain_python",
-    "state_snapshot",
 ]
 
 #: Held by each check while it runs: a second thread's check waits for the first.
@@ -56,27 +51,3 @@ def require_plain_python(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
             "body): it traces and runs the function itself, so call it from plain Python, "
             "outside jax.jit and the others, with example arrays"
         )
-
-
-def argument_roots(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> list[tuple[str, str, Any]]:
-    """``(label, path, value)`` for each argument of the call, by its parameter's name."""
-    return [(f"argument `{n}`", n, v) for n, v in named_arguments(fn, args, kwargs)]
-
-
-def _bindings(fn: Callable[..., Any]) -> list[Binding]:
-    """The globals ``fn``'s code names and its closure cells, for it and what it reaches."""
-    found: dict[tuple[int, str], Binding] = {}
-    for f in scope_functions(fn):
-        for name in f.__code__.co_names:
-            if not name.startswith("__"):
-                found.setdefault((id(f.__globals__), name), Binding.global_(f.__globals__, name))
-        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True):
-            found.setdefault((id(cell), name), Binding.cell(cell, name, qualname(f)))
-    return list(found.values())
-
-
-def state_snapshot(call: JitCall) -> Snapshot:
-    """All that the call can reach and change: its arguments, globals and closure, deeply."""
-    return Snapshot(argument_roots(call.body, call.args, call.kwargs), _bindings(call.body))

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec
 
-from jaxpurity._introspect import named_arguments, qualname
 from jaxpurity._jax_compat import transformation_of
 from jaxpurity._leaftypes import describe_leaf
-from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python, state_snapshot
+from jaxpurity.checks._call import BoundCall
+from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._locate import Locator, Place
+from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._source import store_line
-from jaxpurity.checks._tracing import JitCall, SplitCall, forgetting_traces, trace_once
+from jaxpurity.checks._tracing import SplitCall, forgetting_traces, trace_once
 
 __all__ = ["Leak", "find_leaks", "trace_finding_leaks"]
+
+P = ParamSpec("P")
 
 
 @dataclass(frozen=True)
@@ -57,21 +60,20 @@ class Leak:
 
 
 def trace_finding_leaks(
-    target: Callable[..., Any], call: JitCall
+    call: BoundCall, body: Callable[..., Any] | None = None
 ) -> tuple[Any, SplitCall, list[Leak]]:
-    """Trace ``target`` on ``call``'s arguments once, as jit would, and find its leaks.
+    """Trace the call once, as jit would, and find its leaks.
 
-    ``target`` is ``call.body``, or a function that wraps it
-    (:func:`functools.wraps`).
+    ``body`` is what is traced: ``call.body`` (the default), or a function
+    that wraps it (:func:`functools.wraps`).
 
     Returns:
       The ``jax.stages.Traced`` of the traced call, the split call (to run
       it), and the leaks.
     """
-    traced, escaped, split = trace_once(target, call.split())
-    locator = Locator(target, named_arguments(target, call.args, call.kwargs))
-    name = qualname(target)
-    leaks = [_leak(name, tracer, place, locator) for tracer, place in locator.locate(escaped)]
+    traced, escaped, split = trace_once(body or call.body, call.split())
+    locator = Locator(call)
+    leaks = [_leak(call.name, tracer, place, locator) for tracer, place in locator.locate(escaped)]
     del escaped
     return traced, split, leaks
 
@@ -92,7 +94,7 @@ def _leak(function: str, tracer: Any, place: Place, locator: Locator) -> Leak:
     )
 
 
-def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
+def find_leaks(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> list[Leak]:
     """Trace ``fn(*args, **kwargs)`` once and report every tracer that escaped.
 
     A tracer escapes ("leaks") when the function stores it somewhere that
@@ -107,23 +109,15 @@ def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
     :func:`jax.jit` would trace them; any other leaf (an object, a string) is
     passed in unchanged. Bind arguments that must stay static (a size, a
     flag) with :func:`functools.partial`. A :func:`jax.jit` wrapper around
-    ``fn`` is looked through, so that its body really runs.
+    ``fn`` is looked through, so that its body really runs, and so do the
+    loop bodies and inner ``jit`` functions it calls, even where JAX cached
+    their traces before.
 
     ``fn`` runs exactly once, under a trace, called as :func:`jax.jit` calls
     it (see :func:`check_pure`). When the leaks are found, everything ``fn``
-    can reach (its arguments, the globals its code names, its closure
-    variables, and what they hold, deeply) is put back as it was, so no
-    tracer is left where you can reach it. The loop bodies and inner ``jit``
-    functions it calls run too, even where JAX cached their traces before:
-    JAX's caches are bypassed for this one trace, not cleared
-    (``jaxpurity.checks._tracing.uncached_tracing`` says how), and what they keep of
-    it for your code is dropped afterwards, so that repeated checks keep no
-    memory. (JAX cannot drop it for a loop body or inner ``jit`` function
-    that outlives the trace, on JAX before 0.10.2 or where your own code
-    traced it too: ``jaxpurity.checks._tracing.forgetting_traces``.) JAX's own leak
-    checker (``jax_check_tracer_leaks``) is switched off during the trace and
-    restored after. Call it from plain Python, not inside a transformation
-    (it raises a TypeError there); a call in another thread waits for it.
+    can reach is put back as it was, so no tracer is left where you can reach
+    it. How, and how it keeps no memory, is in the project's
+    ``CONTRIBUTING.md``: "How check_pure keeps out of the way".
 
     Args:
       fn: The function to check, or a :func:`jax.jit` of it.
@@ -134,6 +128,9 @@ def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
       One :class:`Leak` per escaped tracer; an empty list means no leak.
 
     Raises:
+      TypeError: ``fn`` is not a function, or it was called inside a
+        transformation (``jit``, ``vmap``, ``grad``, a loop body): call it
+        from plain Python.
       Exception: Whatever ``fn`` raises while it is traced.
 
     Example:
@@ -152,10 +149,10 @@ def find_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Leak]:
       []
     """
     require_plain_python(fn, args, kwargs, "find_leaks")
-    call = JitCall.of(fn, args, kwargs)
+    call = BoundCall.of(fn, args, kwargs)
     with ONE_CHECK_AT_A_TIME, forgetting_traces():
-        scope = state_snapshot(call)
+        scope = Snapshot(call.named, call.bindings)
         try:
-            return trace_finding_leaks(call.body, call)[2]
+            return trace_finding_leaks(call)[2]
         finally:
             scope.restore()  # no tracer is left where the caller can reach it

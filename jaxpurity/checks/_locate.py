@@ -12,13 +12,13 @@ from __future__ import annotations
 import gc
 import sys
 import types
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from jaxpurity._introspect import is_user_code, qualname, scope_functions, unwrap
+from jaxpurity._introspect import is_user_code, qualname
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._naming import CONTAINERS, is_lru_cache, kind_of
+from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._tracing import TRACEABLE
 
 __all__ = ["UNKNOWN", "Locator", "Place", "Root", "Step"]
@@ -90,17 +90,13 @@ def _collapse(steps: list[Step]) -> list[Step]:
 
 
 class Locator:
-    """Walks references up from leaked tracers to names a user knows."""
+    """Walks references up from the tracers a call leaked to names a user knows."""
 
-    def __init__(
-        self,
-        fn: Callable[..., Any],
-        named_args: list[tuple[str, Any]],
-    ) -> None:
-        self.scope = scope_functions(fn)
-        self.module = getattr(unwrap(fn), "__module__", None)
-        self.args = {id(v): (name, v) for name, v in named_args if not isinstance(v, TRACEABLE)}
-        self.ignore = {id(named_args), id(self.args)}
+    def __init__(self, call: BoundCall) -> None:
+        self.scope = call.functions
+        self.module = getattr(call.innermost, "__module__", None)
+        self.args = {id(v): (name, v) for name, v in call.named if not isinstance(v, TRACEABLE)}
+        self.ignore = {id(call), id(call.named), id(self.args)}
         frame: types.FrameType | None = sys._getframe()
         while frame is not None:  # our own frames, and our callers', hold nothing leaked
             self.ignore.add(id(frame))

@@ -1,38 +1,53 @@
 """What :func:`jaxpurity.check_pure` reports: the problems it finds, each in plain words.
 
-Each kind of problem has a function here that writes its message, with the
-fix and the page of the site that explains it.
+Knowledge is data: :data:`PROBLEMS` holds one :class:`ProblemTemplate` for
+each message ``check_pure`` writes, with the kind of problem it reports, the
+page of the site that explains it, its severity and the message itself: a
+template that :func:`problem` fills with what the check saw, and that says
+the fix.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from jaxpurity._jax_names import GRAD_VMAP, LOOPS, SHARD_MAP
 from jaxpurity._naming import LRU_CACHE
 from jaxpurity._pages import page
 from jaxpurity.checks._leaks import Leak
-from jaxpurity.checks._outcomes import Outcome
-from jaxpurity.checks._restore import Restored
-from jaxpurity.checks._trace_reads import Read
-from jaxpurity.checks._watch import Watch, short
 
 __all__ = [
+    "PROBLEMS",
+    "STATE_CAUSE",
+    "Kind",
     "Problem",
+    "ProblemTemplate",
     "PurityReport",
-    "dropped_callback_problem",
-    "leak_problem",
-    "lost_mutation_problem",
-    "loop_callback_problem",
-    "mismatch_problem",
-    "print_problem",
-    "random_problem",
-    "read_problem",
-    "stale_cache_problem",
-    "stale_program_problem",
-    "state_problem",
+    "Severity",
+    "TEMPLATES",
+    "leak_template",
+    "problem",
 ]
+
+#: The kinds of problem :func:`check_pure` reports (:attr:`Problem.kind`).
+Kind = Literal[
+    "leaked-tracer",
+    "global-assignment",
+    "closure-assignment",
+    "container-mutation",
+    "argument-mutation",
+    "trace-time-print",
+    "frozen-randomness",
+    "jit-eager-mismatch",
+    "stale-result",
+    "lost-mutation",
+    "dropped-callback",
+    "trace-time-read",
+]
+#: ``"error"``: it is wrong now; ``"warning"``: it goes wrong when something changes.
+Severity = Literal["error", "warning"]
 
 
 @dataclass(frozen=True)
@@ -51,10 +66,10 @@ class Problem:
         something changes (a setting read at trace time, changed later).
     """
 
-    kind: str
+    kind: Kind
     message: str
     page: str
-    severity: str = "error"
+    severity: Severity = "error"
 
     def __str__(self) -> str:
         label = self.kind if self.severity == "error" else f"{self.severity}: {self.kind}"
@@ -97,177 +112,198 @@ class PurityReport:
         return "\n".join(lines)
 
 
-_NAMED_CACHE = re.compile(r"`[^`]*(?:cache|memo)[^`]*`", re.IGNORECASE)
+@dataclass(frozen=True)
+class ProblemTemplate:
+    """One message :func:`check_pure` writes.
+
+    Attributes:
+      name: What it is about, in kebab case: ``"global-assignment"``,
+        ``"leak-from-loop"``; the key of :data:`PROBLEMS`.
+      kind: The kind of problem it reports (:attr:`Problem.kind`).
+      topic: The gallery page that explains it (a key of ``jaxpurity._pages.PAGES``).
+      message: The message, a template with ``{fields}`` the check fills.
+      severity: ``"error"`` or ``"warning"`` (:attr:`Problem.severity`).
+    """
+
+    name: str
+    kind: Kind
+    topic: str
+    message: str
+    severity: Severity = "error"
 
 
-def _leak_topic(leak: Leak) -> str:
-    """The page about where this leak came from: a cache, a loop, grad/vmap, shard_map, self."""
-    if LRU_CACHE in leak.where or _NAMED_CACHE.search(leak.where):
-        return "memoization_caches"
-    if leak.transformation in LOOPS:
-        return "leak_from_loop_body"
-    if leak.transformation in GRAD_VMAP:
-        return "leak_from_grad_vmap"
-    if leak.transformation in SHARD_MAP:
-        return "side_effects_across_devices"
-    return "leak_through_self" if leak.root == "argument" else "global_counter"
+_LEAK = (
+    "{leak}\nA tracer is only valid inside its trace; using it later raises "
+    "UnexpectedTracerError. Return the value from the function instead of storing it."
+)
+_REBOUND = (
+    "`{name}` rebinds {label} while it is traced: {change}. Under jit this runs once per "
+    "trace, not once per call, so the value is wrong from the second call on. Pass the state "
+    "in and return its new value instead."
+)
+_CHANGED = (
+    "`{name}` changes {label} while it is traced: {change}. Under jit this runs once per "
+    "trace, not once per call, so the value is wrong from the second call on. "
+)
+_LOST = (
+    "`{name}` changes `{path}` (of {root}) when it runs eagerly ({before} -> {after}), but "
+    "under jit it does not: jit passes the function its pytree arguments rebuilt from their "
+    "leaves, so what the function writes into them lands on a copy, and the change is lost "
+    "(or seen only while it is traced). Return the new value instead (a new dict, or an "
+    "object built with dataclasses.replace), and use the returned value."
+)
+_READ = (
+    "`{name}` reads {label} ({value}) while it is traced: {why} Pass it in as an argument "
+    "(static_argnames for one that chooses which code runs), or call the jitted function's "
+    "clear_cache() after changing it."
+)
 
+#: Added to a result's message when the check also saw the state change: the likely cause.
+STATE_CAUSE = " The state changes listed above are the likely cause: each call saw different state."
 
-def leak_problem(leak: Leak) -> Problem:
-    topic = _leak_topic(leak)
-    return Problem(
-        "leaked-tracer",
-        f"{leak}\nA tracer is only valid inside its trace; using it later raises "
-        "UnexpectedTracerError. Return the value from the function instead of storing it.",
-        page(topic),
-    )
-
-
-_STATE_ADVICE = {
-    "global-assignment": "Pass the state in and return its new value instead.",
-    "closure-assignment": "Pass the state in and return its new value instead.",
-    "container-mutation": "Return the new entries from the function and update the container "
-    "outside it (or keep the state in a pytree you pass in and return).",
-    "argument-mutation": "Return the new values (for example a new object built with "
-    "dataclasses.replace) instead of setting attributes on the argument.",
-}
-
-
-def state_problem(name: str, watch: Watch, change: str) -> Problem:
-    verb = {
-        "global-assignment": "rebinds",
-        "closure-assignment": "rebinds",
-    }.get(watch.kind, "changes")
-    return Problem(
-        watch.kind,
-        f"`{name}` {verb} {watch.label} while it is traced: {change}. Under jit this runs "
-        "once per trace, not once per call, so the value is wrong from the second call on. "
-        + _STATE_ADVICE[watch.kind],
-        page("leak_through_self" if watch.kind == "argument-mutation" else "global_counter"),
-    )
-
-
-def print_problem(name: str, text: str) -> Problem:
-    return Problem(
+TEMPLATES: tuple[ProblemTemplate, ...] = (
+    # A tracer stored where it outlives its trace, by where it came from (leak_template).
+    ProblemTemplate("leak-into-cache", "leaked-tracer", "memoization_caches", _LEAK),
+    ProblemTemplate("leak-from-loop", "leaked-tracer", "leak_from_loop_body", _LEAK),
+    ProblemTemplate("leak-from-grad-vmap", "leaked-tracer", "leak_from_grad_vmap", _LEAK),
+    ProblemTemplate("leak-across-devices", "leaked-tracer", "side_effects_across_devices", _LEAK),
+    ProblemTemplate("leak-into-argument", "leaked-tracer", "leak_through_self", _LEAK),
+    ProblemTemplate("leak-into-global", "leaked-tracer", "global_counter", _LEAK),
+    # State the function reaches, changed while it is traced (checks._watch).
+    ProblemTemplate("global-assignment", "global-assignment", "global_counter", _REBOUND),
+    ProblemTemplate("closure-assignment", "closure-assignment", "global_counter", _REBOUND),
+    ProblemTemplate(
+        "container-mutation",
+        "container-mutation",
+        "global_counter",
+        _CHANGED
+        + "Return the new entries from the function and update the container outside it (or "
+        "keep the state in a pytree you pass in and return).",
+    ),
+    ProblemTemplate(
+        "argument-mutation",
+        "argument-mutation",
+        "leak_through_self",
+        _CHANGED
+        + "Return the new values (for example a new object built with dataclasses.replace) "
+        "instead of setting attributes on the argument.",
+    ),
+    ProblemTemplate(
         "trace-time-print",
-        f"`{name}` printed {short(text.rstrip())} while it was traced. print runs once per "
-        "trace (showing tracers, not values), and never on later calls of the compiled "
-        "function. Use jax.debug.print('x = {}', x) to print values on every call.",
-        page("print_vs_debug_print"),
-    )
-
-
-def random_problem(name: str, rng: Restored) -> Problem:
-    return Problem(
+        "trace-time-print",
+        "print_vs_debug_print",
+        "`{name}` printed {printed} while it was traced. print runs once per trace (showing "
+        "tracers, not values), and never on later calls of the compiled function. Use "
+        "jax.debug.print('x = {{}}', x) to print values on every call.",
+    ),
+    ProblemTemplate(
         "frozen-randomness",
-        f"`{name}` drew numbers from {rng.label} while it was traced. Under jit they are drawn "
+        "frozen-randomness",
+        "frozen_randomness",
+        "`{name}` drew numbers from {generator} while it was traced. Under jit they are drawn "
         "once, at trace time, and baked into the compiled function as constants: every call "
         "returns the same 'random' numbers. Take a jax.random key as an argument and draw "
         "with jax.random (split the key for each call).",
-        page("frozen_randomness"),
-    )
-
-
-def lost_mutation_problem(name: str, root: str, path: str, before: str, after: str) -> Problem:
-    """The function changes an argument when run eagerly, and under jit the change is lost."""
-    where = "leak_through_self" if "." in path else "global_counter"
-    return Problem(
-        "lost-mutation",
-        f"`{name}` changes `{path}` (of {root}) when it runs eagerly ({before} -> {after}), "
-        "but under jit it does not: jit passes the function its pytree arguments rebuilt from "
-        "their leaves, so what the function writes into them lands on a copy, and the change "
-        "is lost (or seen only while it is traced). Return the new value instead (a new dict, "
-        "or an object built with dataclasses.replace), and use the returned value.",
-        page(where),
-    )
-
-
-def dropped_callback_problem(name: str, primitive: str, count: int) -> Problem:
-    """A callback whose result nothing uses: jit may remove it as dead code."""
-    return Problem(
+    ),
+    # An argument the eager run changes and the jit run does not: a dict's entry, an attribute.
+    ProblemTemplate("lost-mutation", "lost-mutation", "global_counter", _LOST),
+    ProblemTemplate("lost-attribute-mutation", "lost-mutation", "leak_through_self", _LOST),
+    ProblemTemplate(
         "dropped-callback",
-        f"`{name}` calls jax.{primitive} {count} time(s) in its traced program, and nothing uses "
-        "the result: jit treats pure_callback as a pure function and removes an unused one as "
-        "dead code, so its side effect (a print, a progress bar, a log) does not happen, or "
-        "happens a different number of times. For a side effect use jax.debug.callback, or "
-        "jax.experimental.io_callback(..., ordered=True) when the order matters.",
-        page("callbacks"),
-    )
-
-
-def loop_callback_problem(name: str, callback: str) -> Problem:
-    """A ``jax.debug.callback`` in a loop body: JAX does not promise how often it runs."""
-    return Problem(
         "dropped-callback",
-        f"`{name}` calls jax.debug.callback({callback}) in a loop body. JAX runs debug "
+        "callbacks",
+        "`{name}` calls jax.{primitive} {count} time(s) in its traced program, and nothing "
+        "uses the result: jit treats pure_callback as a pure function and removes an unused "
+        "one as dead code, so its side effect (a print, a progress bar, a log) does not "
+        "happen, or happens a different number of times. For a side effect use "
+        "jax.debug.callback, or jax.experimental.io_callback(..., ordered=True) when the "
+        "order matters.",
+    ),
+    ProblemTemplate(
+        "loop-callback",
+        "dropped-callback",
+        "callbacks",
+        "`{name}` calls jax.debug.callback({callback}) in a loop body. JAX runs debug "
         "callbacks for their side effect but does not promise how many times under a "
         "transformation: under grad, a callback in a scan body can be moved out of the loop "
         "and run once instead of once per step (jax-ml/jax#16637). Use it to look at values, "
         "not to count steps or change Python state; return what you need from the loop, or "
         "use jax.experimental.io_callback(..., ordered=True) for an effect that must happen "
         "once per step.",
-        page("callbacks"),
         "warning",
-    )
-
-
-def read_problem(name: str, read: Read) -> Problem:
-    """A Python value read while the function is traced: jit bakes it into the program.
-
-    A read off a static argument (``read.kind == "stale-result"``) is a different hazard, and
-    links the static-objects page: jit keeps the argument as a cache key, so changing it in
-    place makes the cache answer with the program compiled for the old value.
-    """
-    if read.kind == "stale-result":
-        return Problem(
-            "stale-result",
-            f"`{name}` reads {read.label} ({read.value}) while it is traced: {read.why}",
-            page("static_objects"),
-            read.severity,
-        )
-    return Problem(
-        "trace-time-read",
-        f"`{name}` reads {read.label} ({read.value}) while it is traced: {read.why} Pass it in "
-        "as an argument (static_argnames for one that chooses which code runs), or call the "
-        "jitted function's clear_cache() after changing it.",
-        page("global_config"),
-        read.severity,
-    )
-
-
-def mismatch_problem(name: str, eager: Outcome, fresh: Outcome, cause: str) -> Problem:
-    """``jax.jit(fn)`` and ``fn`` give different results on the same inputs."""
-    return Problem(
+    ),
+    # Python values read while traced (checks._trace_reads): jit bakes them in.
+    ProblemTemplate("trace-time-read", "trace-time-read", "global_config", _READ, "warning"),
+    ProblemTemplate("clock-read", "trace-time-read", "global_config", _READ),
+    # An attribute read off an argument that jit keeps whole, as a key of its cache.
+    ProblemTemplate(
+        "static-read",
+        "stale-result",
+        "static_objects",
+        "`{name}` reads {label} ({value}) while it is traced: {why}",
+        "warning",
+    ),
+    # Results compared: eager against jit, the first program and the jit cache against a
+    # fresh trace.
+    ProblemTemplate(
         "jit-eager-mismatch",
-        f"`{name}` gives different results under jit and eagerly on the same inputs: "
-        f"eagerly it {eager}, but jax.jit({name}) {fresh}. Something in it depends on "
-        f"Python state or on whether it is traced.{cause}",
-        page("global_config"),
-    )
-
-
-def stale_cache_problem(name: str, cached: Outcome, fresh: Outcome, cause: str) -> Problem:
-    """A jit wrapper's cached program answers differently from a fresh trace."""
-    return Problem(
+        "jit-eager-mismatch",
+        "global_config",
+        "`{name}` gives different results under jit and eagerly on the same inputs: eagerly "
+        "it {eager}, but jax.jit({name}) {fresh}. Something in it depends on Python state or "
+        "on whether it is traced.{cause}",
+    ),
+    ProblemTemplate(
+        "stale-cache",
         "stale-result",
-        f"`{name}` under jit answers from a stale program: called as you jitted it, it "
-        f"ran the program its jit cache holds for these argument types and {cached}, "
-        f"but a fresh trace now {fresh}. That program was traced when the Python state "
-        "it reads (a global, a closure variable, a setting) had other values; jit "
-        "reuses it as long as the argument types stay the same. Pass such values in as "
-        "arguments (static_argnames for those that choose which code runs), or call "
-        f"the jitted function's clear_cache() after changing them.{cause}",
-        page("global_config"),
-    )
-
-
-def stale_program_problem(name: str, first: Outcome, fresh: Outcome, cause: str) -> Problem:
-    """The program compiled from the first trace disagrees with a fresh trace now."""
-    return Problem(
+        "global_config",
+        "`{name}` under jit answers from a stale program: called as you jitted it, it ran the "
+        "program its jit cache holds for these argument types and {cached}, but a fresh "
+        "trace now {fresh}. That program was traced when the Python state it reads (a "
+        "global, a closure variable, a setting) had other values; jit reuses it as long as "
+        "the argument types stay the same. Pass such values in as arguments (static_argnames "
+        "for those that choose which code runs), or call the jitted function's clear_cache() "
+        "after changing them.{cause}",
+    ),
+    ProblemTemplate(
+        "stale-program",
         "stale-result",
-        f"`{name}`'s compiled result goes stale: calling the program compiled from its "
-        f"first trace again {first}, but a fresh trace now {fresh}. jit reuses the first "
-        "trace as long as the argument types stay the same, so it keeps answering with "
-        f"values read at trace time. Pass such values in as arguments.{cause}",
-        page("global_config"),
-    )
+        "global_config",
+        "`{name}`'s compiled result goes stale: calling the program compiled from its first "
+        "trace again {first}, but a fresh trace now {fresh}. jit reuses the first trace as "
+        "long as the argument types stay the same, so it keeps answering with values read at "
+        "trace time. Pass such values in as arguments.{cause}",
+    ),
+)
+
+#: The templates by name.
+PROBLEMS: dict[str, ProblemTemplate] = {t.name: t for t in TEMPLATES}
+
+
+def problem(template: str, /, **fields: object) -> Problem:
+    """The problem that the template named ``template`` reports, its message filled in.
+
+    Example:
+      >>> print(problem("trace-time-print", name="step", printed="'tracing'"))
+      [trace-time-print] `step` printed 'tracing' while it was traced. print runs once per trace (showing tracers, not values), and never on later calls of the compiled function. Use jax.debug.print('x = {}', x) to print values on every call.
+        See examples/side_effects/print_vs_debug_print.html.
+    """  # noqa: E501
+    found = PROBLEMS[template]
+    return Problem(found.kind, found.message.format(**fields), page(found.topic), found.severity)
+
+
+_NAMED_CACHE = re.compile(r"`[^`]*(?:cache|memo)[^`]*`", re.IGNORECASE)
+
+
+def leak_template(leak: Leak) -> str:
+    """The template for a leak, by where it came from: a cache, a loop, grad/vmap, shard_map,
+    an argument (``self``), or else a global."""
+    if LRU_CACHE in leak.where or _NAMED_CACHE.search(leak.where):
+        return "leak-into-cache"
+    if leak.transformation in LOOPS:
+        return "leak-from-loop"
+    if leak.transformation in GRAD_VMAP:
+        return "leak-from-grad-vmap"
+    if leak.transformation in SHARD_MAP:
+        return "leak-across-devices"
+    return "leak-into-argument" if leak.root == "argument" else "leak-into-global"

@@ -5,12 +5,11 @@ from __future__ import annotations
 import collections
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ParamSpec
 
 import jax
 
 from jaxpurity._capture import printed, this_thread_output
-from jaxpurity._introspect import qualname
 from jaxpurity._jax_compat import (
     debug_callbacks_in_loops,
     has_compiled,
@@ -19,141 +18,77 @@ from jaxpurity._jax_compat import (
     leak_checker_off,
     unused_callbacks,
 )
-from jaxpurity.checks._guard import (
-    ONE_CHECK_AT_A_TIME,
-    argument_roots,
-    require_plain_python,
-    state_snapshot,
-)
+from jaxpurity._naming import short_repr
+from jaxpurity.checks._call import BoundCall
+from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._leaks import trace_finding_leaks
 from jaxpurity.checks._outcomes import Outcome, agree, run
-from jaxpurity.checks._problems import (
-    Problem,
-    PurityReport,
-    dropped_callback_problem,
-    leak_problem,
-    loop_callback_problem,
-    lost_mutation_problem,
-    mismatch_problem,
-    print_problem,
-    random_problem,
-    read_problem,
-    stale_cache_problem,
-    stale_program_problem,
-    state_problem,
-)
+from jaxpurity.checks._problems import STATE_CAUSE, Problem, PurityReport, leak_template, problem
 from jaxpurity.checks._restore import Restored, new_ref_arrays, random_generators
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._trace_reads import outside_reads, settings_read
-from jaxpurity.checks._tracing import JitCall, SplitCall, forgetting_traces, uncached_tracing
+from jaxpurity.checks._tracing import SplitCall, forgetting_traces, uncached_tracing
 from jaxpurity.checks._watch import watch_state
 
 __all__ = ["Problem", "PurityReport", "check_pure"]
+
+P = ParamSpec("P")
 
 
 # ----------------------------------------------------------------- the check
 
 
-def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityReport:
+def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> PurityReport:
     """Check ``fn(*args, **kwargs)`` for impurities that ``jit``, ``grad`` and ``vmap`` trip over.
 
     It traces ``fn`` once with :func:`jax.jit` and watches what the trace
     does, then calls it twice more, eagerly and under a fresh
-    :func:`jax.jit`, and compares the results. It finds:
+    :func:`jax.jit`, and compares the results. ``fn`` is called as
+    :func:`jax.jit` calls it: its pytree arguments (and ``self``, for a
+    method decorated with ``jax.jit``) are flattened and rebuilt, and a jit
+    wrapper's static arguments are kept whole (JAX 0.6.2 and newer say which
+    they are). When the check ends, everything ``fn`` can reach is as it
+    was, with no tracer left in it.
 
-    * tracers that leaked out of the trace (``"leaked-tracer"``, through
-      :func:`find_leaks`), each linked to the page for its origin: a loop
-      body, ``grad``/``vmap``, an attribute of ``self`` or another
-      argument, a cache (a ``functools.lru_cache``, or a container whose
-      name says cache or memo), or else a global;
-    * globals and closure variables rebound while tracing
-      (``"global-assignment"``, ``"closure-assignment"``);
-    * lists, dicts and sets, or attributes of objects, that ``fn`` reaches
-      through its globals or closure and changes while tracing
-      (``"container-mutation"``), and attributes of its arguments it changes
-      (``"argument-mutation"``);
-    * ``print`` output written while tracing (``"trace-time-print"``): it
-      happens once per trace, not once per call;
-    * draws from ``numpy.random``, ``random``, or a NumPy/Python generator
-      held in a global or closure (``"frozen-randomness"``): under ``jit``
-      the numbers are drawn once and baked in as constants;
-    * results of ``jax.jit(fn)`` that differ from running ``fn`` eagerly on
-      the same inputs (``"jit-eager-mismatch"``);
-    * results that go stale (``"stale-result"``): the program compiled from
-      the first trace, called again, disagrees with what a fresh trace
-      computes now; or, when ``fn`` is a jit wrapper (a bound jitted method
-      too) that has compiled programs, calling ``fn(*args, **kwargs)`` as it
-      is, answered from its cache, disagrees with a fresh trace: the cached
-      program was traced when the Python state it reads had other values
-      (not compared when ``fn`` draws random numbers while traced: its cached
-      program holds numbers drawn then, which is ``"frozen-randomness"``).
-      Only a result that is stale at the time of the check can be seen, so
-      check where settings change.
+    The problems it finds (:attr:`Problem.kind`), each with its fix and the
+    page that explains it:
 
-    It also reports, as :attr:`PurityReport.warnings`, Python values read
-    while ``fn`` is traced, which jit bakes into the program and which go
-    stale when they change later (``"trace-time-read"``: a global setting, a
-    closure variable, an environment variable), and attributes read off an
-    object that reaches ``fn`` as it is, a static argument, which jit keeps
-    as a cache key, so that changing the object in place later makes the
-    cache answer stale (``"stale-result"``, a warning); reading the clock
-    while traced is a problem, not a warning. And it compares what the eager
-    run and the jit run did to the arguments: a change that only the eager
-    run makes (``"lost-mutation"``, ``d["count"] += 1`` on a dict argument) is lost
-    under jit, where the function works on rebuilt pytrees. A
-    ``pure_callback`` whose result nothing uses is reported
-    (``"dropped-callback"``): jit may remove it as dead code; a
-    ``jax.debug.callback`` in a loop body is a ``"dropped-callback"``
-    warning: under ``grad`` JAX may move it out of the loop.
+    * ``"leaked-tracer"``: a tracer stored where it outlives the trace
+      (:func:`find_leaks`), with the page for where it came from.
+    * ``"global-assignment"``, ``"closure-assignment"``: a global or closure
+      variable rebound while tracing.
+    * ``"container-mutation"``, ``"argument-mutation"``: a list, dict, set
+      or object held in a global or closure, or an argument's attribute,
+      changed while tracing.
+    * ``"trace-time-print"``: ``print`` while tracing: once per trace, not
+      once per call.
+    * ``"frozen-randomness"``: numbers drawn from ``numpy.random``,
+      ``random`` or a generator ``fn`` holds: jit bakes them in.
+    * ``"jit-eager-mismatch"``: ``jax.jit(fn)`` and ``fn`` disagree on the
+      same inputs.
+    * ``"stale-result"``: the program compiled from the first trace, or the
+      one a jit wrapper ``fn`` answers from its cache, disagrees with a fresh
+      trace now (not compared when ``fn`` draws random numbers while traced).
+      Only what is stale at the time of the check can be seen, so check where
+      settings change.
+    * ``"lost-mutation"``: a change to an argument that only the eager run
+      makes (``d["count"] += 1``): jit works on rebuilt pytrees.
+    * ``"dropped-callback"``: a ``pure_callback`` whose result nothing uses:
+      jit may remove it as dead code.
+    * ``"trace-time-read"``: the clock read while tracing.
 
-    ``fn`` is called as :func:`jax.jit` calls it: its pytree arguments (and
-    ``self``, for a method decorated with ``jax.jit``) are flattened and
-    rebuilt, and a jit wrapper's ``static_argnums`` and ``static_argnames``
-    are kept whole (JAX 0.6.2 and newer say which they are).
+    It warns (:attr:`PurityReport.warnings`) about what goes wrong once
+    something changes: a global, closure variable or environment variable
+    read while tracing, which jit bakes in (``"trace-time-read"``); an
+    attribute read off a static argument, which jit keeps as a cache key
+    (``"stale-result"``); a ``jax.debug.callback`` in a loop body, which
+    under ``grad`` JAX may move out of the loop (``"dropped-callback"``).
 
-    **Cost, measured:** ``fn``'s Python body runs three times: traced twice
-    (the watched trace, and a fresh ``jax.jit`` trace) and run eagerly once.
-    The two compiled programs run once each. A jit wrapper with compiled
-    programs is also called once as it is; its cache answers without
-    running the body, or, when it has no program for these argument types,
-    it traces the body a third time (counted in ``report.traces``).
-
-    **It leaves nothing changed.** Every run gets the same inputs: what one
-    run writes into an argument is put back before the next, while globals
-    and closure variables keep what the runs do to them, as a program's
-    would. When the check ends, everything ``fn`` can reach is put back as
-    it was: its arguments (a bound method's ``self`` included), the globals
-    its code names and its closure variables, and, deeply, the lists, dicts,
-    sets, NumPy arrays and user objects (and their classes) reachable from
-    them; so no tracer is left there either. The global NumPy and
-    ``random`` generators (and any generator ``fn`` holds) and the
-    :func:`jax.new_ref <jax.ref.new_ref>` arrays ``fn`` reaches are reset before each call and
-    restored at the end, so that the calls draw the same numbers. What
-    ``fn`` prints is captured (the trace-time output is quoted in the
-    report), not shown. One check runs at a time in a process; a check in
-    another thread waits. Called inside a transformation (``jit``, ``vmap``,
-    ``grad``, a loop body), it raises a TypeError saying to call it from
-    plain Python. ``jax.disable_jit()`` and ``jax.checking_leaks()`` around
-    the call do not change what it finds.
-
-    Both traces bypass JAX's trace caches (:func:`find_leaks` says how;
-    nothing is cleared), so the bodies of ``scan``, ``while_loop``,
-    ``fori_loop`` and ``cond`` and inner ``jit`` functions run in each,
-    even where JAX traced them before; what JAX keeps of them for your code
-    is dropped when the check ends. The eager run uses the caches as any
-    eager call does, but where it ran a loop or ``cond``, whose compiled
-    program JAX would keep for good, JAX's cache of eager operations is
-    emptied after it (they compile again, once each). So repeated checks
-    keep no memory on JAX 0.10.2 and newer, except for a loop body or inner
-    ``jit`` function that your own code has traced too: its entries stay,
-    and each check keeps what JAX keeps for one trace of it
-    (``jaxpurity.checks._tracing.forgetting_traces`` says why).
-
-    Only state ``fn`` reaches in one step is watched: the globals its code
-    names, its closure variables, the contents of lists, dicts and sets held
-    there, the attributes of user objects held there, and the attributes of
-    its non-array arguments (a bound method's ``self`` included). Arguments
-    are traced as :func:`find_leaks` traces them.
+    Only the state ``fn`` reaches in one step is watched: the globals its
+    code names, its closure variables and what they hold, and the attributes
+    of its non-array arguments. What the check costs, and how it puts
+    everything back and keeps no memory, is in the project's
+    ``CONTRIBUTING.md``: "How check_pure keeps out of the way".
 
     Args:
       fn: The function to check, or a :func:`jax.jit` of it (looked through),
@@ -165,6 +100,9 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
       A :class:`PurityReport`; ``report.ok`` is True when nothing was found.
 
     Raises:
+      TypeError: ``fn`` is not a function, or the check was called inside a
+        transformation (``jit``, ``vmap``, ``grad``, a loop body): call it
+        from plain Python.
       Exception: Whatever ``fn`` raises while it is first traced (for example
         a ``TracerBoolConversionError``), as ``jax.jit(fn)`` raises it, naming
         ``fn`` and its arguments: fix that first; :func:`jaxpurity.explain`
@@ -188,21 +126,19 @@ def check_pure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PurityRepor
       True
     """  # noqa: E501
     require_plain_python(fn, args, kwargs, "check_pure")
-    call = JitCall.of(fn, args, kwargs)
+    call = BoundCall.of(fn, args, kwargs)
     with ONE_CHECK_AT_A_TIME, forgetting_traces(), leak_checker_off(), jax.disable_jit(False):
-        scope = state_snapshot(call)
+        scope = Snapshot(call.named, call.bindings)
         try:
-            return _check(fn, args, kwargs, call)
+            return _check(call)
         finally:
             scope.restore()
 
 
-def _check(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], call: JitCall
-) -> PurityReport:
+def _check(call: BoundCall) -> PurityReport:
     """The check itself; the caller puts every global, closure and argument back after it."""
     target = call.body
-    name = qualname(target)
+    name = call.name
     counts = collections.Counter[str]()
     stage = ["trace"]
 
@@ -213,14 +149,14 @@ def _check(
 
     # Every run gets the same inputs: what one run writes into an argument is put back
     # before the next. Globals and closures keep what the runs do to them, as a program's.
-    inputs = Snapshot(argument_roots(target, call.args, call.kwargs), [])
-    watches = watch_state(target, call.args, call.kwargs)
-    rngs = random_generators(target)
-    restored = rngs + new_ref_arrays(target, call.args, call.kwargs)
-    reads = settings_read(target, call.args, call.kwargs)
+    inputs = Snapshot(call.named, [])
+    watches = watch_state(call)
+    rngs = random_generators(call)
+    restored = rngs + new_ref_arrays(call)
+    reads = settings_read(call)
     try:
         with this_thread_output() as trace_output, outside_reads() as outside:
-            traced, split, leaks = trace_finding_leaks(counted, call)
+            traced, split, leaks = trace_finding_leaks(call, counted)
         changes = [(w, w.change()) for w in watches]
         moved = [r for r in rngs if r.moved()]
         dropped = unused_callbacks(traced.jaxpr)
@@ -239,42 +175,49 @@ def _check(
             jit_effects = inputs.changes()
             inputs.restore()
             # Numbers drawn at trace time differ from trace to trace: frozen-randomness.
-            cached = None if moved else _run_cached(fn, args, kwargs, restored, counts)
+            cached = None if moved else _run_cached(call, restored, counts)
             inputs.restore()
     finally:
         for r in restored:
             r.reset()
 
-    problems = [leak_problem(leak) for leak in leaks]
+    problems = [problem(leak_template(leak), leak=leak) for leak in leaks]
     state_changed = False
     for w, change in changes:
         if change is not None:
-            problems.append(state_problem(name, w, change))
+            problems.append(problem(w.kind, name=name, label=w.label, change=change))
             state_changed = True
     if trace_output.text:
-        problems.append(print_problem(name, trace_output.text))
-    problems += [random_problem(name, r) for r in moved]
+        printed_text = short_repr(trace_output.text.rstrip())
+        problems.append(problem("trace-time-print", name=name, printed=printed_text))
+    problems += [problem("frozen-randomness", name=name, generator=r.label) for r in moved]
     changed_by_jit = {(c.root, c.path) for c in jit_effects}
     for c in eager_effects:
         if (c.root, c.path) not in changed_by_jit:
-            problems.append(lost_mutation_problem(name, c.root, c.path, c.before, c.after))
+            lost = "lost-attribute-mutation" if "." in c.path else "lost-mutation"
+            fields = {"root": c.root, "path": c.path, "before": c.before, "after": c.after}
+            problems.append(problem(lost, name=name, **fields))
             state_changed = True
-    problems += [dropped_callback_problem(name, p, n) for p, n in sorted(dropped.items())]
-    found_reads = [*outside, *reads]
-    problems += [read_problem(name, r) for r in found_reads if r.severity == "error"]
-    warnings = [read_problem(name, r) for r in found_reads if r.severity != "error"]
-    warnings += [loop_callback_problem(name, c) for c in loop_callbacks]
-    cause = (
-        " The state changes listed above are the likely cause: each call saw different state."
-        if state_changed or leaks
-        else ""
-    )
+    problems += [
+        problem("dropped-callback", name=name, primitive=p, count=n)
+        for p, n in sorted(dropped.items())
+    ]
+    found_reads = [
+        problem(r.problem, name=name, label=r.label, value=r.value, why=r.why)
+        for r in [*outside, *reads]
+    ]
+    problems += [p for p in found_reads if p.severity == "error"]
+    warnings = [p for p in found_reads if p.severity != "error"]
+    warnings += [problem("loop-callback", name=name, callback=c) for c in loop_callbacks]
+    cause = STATE_CAUSE if state_changed or leaks else ""
     if not agree(eager, fresh):
-        problems.append(mismatch_problem(name, eager, fresh, cause))
+        problems.append(
+            problem("jit-eager-mismatch", name=name, eager=eager, fresh=fresh, cause=cause)
+        )
     if cached is not None and not agree(cached, fresh):
-        problems.append(stale_cache_problem(name, cached, fresh, cause))
+        problems.append(problem("stale-cache", name=name, cached=cached, fresh=fresh, cause=cause))
     elif not agree(first, fresh):
-        problems.append(stale_program_problem(name, first, fresh, cause))
+        problems.append(problem("stale-program", name=name, first=first, fresh=fresh, cause=cause))
     return PurityReport(
         name, problems, traces=counts["trace"], runs=counts["run"], warnings=warnings
     )
@@ -309,25 +252,22 @@ def _fresh_run(fn: Callable[..., Any], call: SplitCall) -> Any:
 
 
 def _run_cached(
-    fn: Callable[..., Any],
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-    restored: list[Restored],
-    counts: collections.Counter[str],
+    call: BoundCall, restored: list[Restored], counts: collections.Counter[str]
 ) -> Outcome | None:
-    """What ``fn``, a jit wrapper, answers from its cache now; None when it has no program.
+    """What ``call.fn``, a jit wrapper, answers from its cache now; None when it has no program.
 
-    It is given copies of the arrays in ``args`` and ``kwargs``, so that one
-    that donates them (``donate_argnums``) leaves the caller's arrays alive.
-    A wrapper with an empty cache is not called. One whose cache misses on
-    these arguments traces ``fn`` (counted as a trace) and its result is not
-    used; neither is an error (jit could not take the arguments).
+    It is given copies of the arrays among the arguments, so that one that
+    donates them (``donate_argnums``) leaves the caller's arrays alive. A
+    wrapper with an empty cache is not called. One whose cache misses on
+    these arguments traces the body (counted as a trace) and its result is
+    not used; neither is an error (jit could not take the arguments).
     """
+    fn = call.fn
     if not is_jit_wrapper(fn) or not has_compiled(fn):
         return None
     # A wrapper with donate_argnums deletes the arrays it is given: hand it copies.
     args, kwargs = jax.tree_util.tree_map(
-        lambda v: v.copy() if isinstance(v, jax.Array) else v, (args, kwargs)
+        lambda v: v.copy() if isinstance(v, jax.Array) else v, call.given
     )
     with jit_cache_misses(fn) as missed:
         outcome = _run_after_reset(restored, lambda: fn(*args, **kwargs))

@@ -18,10 +18,11 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._introspect import is_user_object, named_arguments
+from jaxpurity._introspect import is_user_object
 from jaxpurity._jax_compat import Ref
 from jaxpurity._naming import kind_of
-from jaxpurity.checks._watch import CODE, scope_names
+from jaxpurity.checks._call import BoundCall
+from jaxpurity.checks._snapshot import CODE
 
 __all__ = ["Restored", "new_ref_arrays", "random_generators"]
 
@@ -65,34 +66,32 @@ def _generator_state(rng: Any) -> tuple[Callable[[], Any], Callable[[Any], None]
     return None
 
 
-def random_generators(fn: Callable[..., Any]) -> list[Restored]:
-    """NumPy's and Python's global generators, and generators ``fn`` holds in globals/closures."""
+def random_generators(call: BoundCall) -> list[Restored]:
+    """NumPy's and Python's global generators, and generators the call holds in globals/closures."""
     rngs = [
         Restored(
             "numpy.random (NumPy's global generator)", np.random.get_state, np.random.set_state
         ),
         Restored("random (Python's global generator)", random.getstate, random.setstate),
     ]
-    for _, label, read in scope_names(fn):
-        value = read()
+    for binding in call.bindings:
+        value = binding.get()
         state = _generator_state(value)
         if state is not None:
-            rngs.append(Restored(f"{label} ({kind_of(value)})", *state))
+            rngs.append(Restored(f"{binding.label} ({kind_of(value)})", *state))
     for r in rngs:
         r.initial = r.get()
     return rngs
 
 
-def new_ref_arrays(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> list[Restored]:
-    """The :func:`jax.new_ref <jax.ref.new_ref>` arrays ``fn`` reaches in one step: its
+def new_ref_arrays(call: BoundCall) -> list[Restored]:
+    """The :func:`jax.new_ref <jax.ref.new_ref>` arrays the call reaches in one step: its
     arguments (pytree leaves), globals and closure variables, and what the lists, tuples,
     dicts and user objects among those hold directly."""
     if Ref is None:
         return []
-    places = [(label, read()) for _, label, read in scope_names(fn)]
-    places += [(f"argument `{name}`", value) for name, value in named_arguments(fn, args, kwargs)]
+    places = [(b.label, b.get()) for b in call.bindings]
+    places += [(f"argument `{name}`", value) for name, value in call.named]
     found: dict[int, Restored] = {}
     for label, value in places:
         if isinstance(value, CODE):

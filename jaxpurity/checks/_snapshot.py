@@ -10,26 +10,47 @@ dicts and sets, the values of NumPy arrays, the attributes of user objects
 :meth:`Snapshot.changes` lists what differs now, by path (``d['count']``,
 ``model.mean``), and :meth:`Snapshot.restore` puts it all back, in place.
 
-Where :mod:`jaxpurity.checks._watch` names the state one trace changed in the words
-of its report, this module is the deep record the check compares runs with,
-and restores from.
+This is the one walker of that state. :func:`bindings` finds the names a
+function can rebind; a :class:`Record` keeps what one piece of state held and
+says how it differs now (:meth:`Record.differences`). The snapshot walks the
+records deeply; :mod:`jaxpurity.checks._watch` reads the same records one step
+deep, and says in the words of a report what one trace changed.
 """
 
 from __future__ import annotations
 
 import collections
+import functools
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import jax
 import numpy as np
 
-from jaxpurity._introspect import EMPTY_CELL, is_user_code, is_user_object
+from jaxpurity._introspect import (
+    EMPTY_CELL,
+    cell_value,
+    code_names,
+    is_user_code,
+    is_user_object,
+    qualname,
+)
 from jaxpurity._naming import short_repr
 
-__all__ = ["Binding", "Change", "Snapshot"]
+__all__ = [
+    "CODE",
+    "MISSING",
+    "MUTABLE",
+    "Binding",
+    "Change",
+    "Difference",
+    "Record",
+    "Snapshot",
+    "bindings",
+    "shown",
+]
 
 _MAX_OBJECTS = 20_000  # objects recorded per snapshot, so that a huge graph stays quick
 _MAX_DEPTH = 12
@@ -52,13 +73,35 @@ _ATOMS = (
     types.CodeType,
     type,
 )
-_MISSING = object()
+#: Containers whose contents a call can change in place.
+MUTABLE = (list, dict, set, bytearray, collections.deque, np.ndarray)
+#: Values that are code, not the user's data: a name bound to one is not watched.
+CODE = (
+    types.ModuleType,
+    type,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    functools.partial,
+)
+
+#: What a global, a dict key or an attribute reads as when it is not there. An empty closure
+#: cell is :data:`jaxpurity._introspect.EMPTY_CELL` instead: that variable exists (it is
+#: assigned later, as a function defined before its helper), and it is put back by emptying
+#: its cell, where a missing global is put back by removing the name.
+MISSING: Any = object()
+
+
+def shown(value: Any) -> str:
+    """``value`` in a message: its short repr, or "nothing" for a missing name or empty cell."""
+    return "nothing" if value is MISSING or value is EMPTY_CELL else short_repr(value)
 
 
 @dataclass(frozen=True)
 class Binding:
     """A name the call can rebind: a global (in its module's dict) or a closure cell."""
 
+    scope: Literal["global", "closure"]
     label: str  # how the report names it: "global `counter`", "closure variable `n` of `f`"
     path: str  # how a path through it starts: "counter", "n"
     get: Callable[[], Any]
@@ -67,36 +110,64 @@ class Binding:
     @classmethod
     def global_(cls, namespace: dict[str, Any], name: str) -> Binding:
         def set_(value: Any) -> None:
-            if value is _MISSING:
+            if value is MISSING:
                 namespace.pop(name, None)
             else:
                 namespace[name] = value
 
-        return cls(f"global `{name}`", name, lambda: namespace.get(name, _MISSING), set_)
+        get = functools.partial(namespace.get, name, MISSING)
+        return cls("global", f"global `{name}`", name, get, set_)
 
     @classmethod
     def cell(cls, cell: types.CellType, name: str, owner: str) -> Binding:
-        def get() -> Any:
-            try:
-                return cell.cell_contents
-            except ValueError:
-                return EMPTY_CELL
-
         def set_(value: Any) -> None:
             if value is EMPTY_CELL:
                 del cell.cell_contents
             else:
                 cell.cell_contents = value
 
-        return cls(f"closure variable `{name}` of `{owner}`", name, get, set_)
+        label = f"closure variable `{name}` of `{owner}`"
+        return cls("closure", label, name, functools.partial(cell_value, cell), set_)
+
+
+def bindings(functions: Iterable[types.FunctionType]) -> list[Binding]:
+    """The names the functions can rebind: for each, the globals its code names, then its cells.
+
+    The globals are those that the function's code, and the code defined in
+    it, name (in sorted order, leaving out ``__dunder__`` names). A name that
+    two of the functions share is listed once for each.
+
+    Example:
+      >>> def make():
+      ...     n = 0
+      ...     def step(x):
+      ...         return x + n + OFFSET
+      ...     return step
+      >>> [b.label for b in bindings([make()])]
+      ['global `OFFSET`', 'closure variable `n` of `step`']
+    """
+    found: list[Binding] = []
+    for f in functions:
+        for name in sorted(code_names(f.__code__)):
+            if not name.startswith("__"):
+                found.append(Binding.global_(f.__globals__, name))
+        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True):
+            found.append(Binding.cell(cell, name, qualname(f)))
+    return found
 
 
 @dataclass(frozen=True)
-class Change:
-    """One difference from the snapshot: where, and what it was and is."""
+class Difference:
+    """One way a recorded piece of state differs now.
 
-    root: str  # the label of the argument or binding the path starts from
-    path: str  # a Python expression for the place: "d['count']", "model.mean", "history"
+    ``step`` is the path from the recorded object to the place that holds
+    another value (``[0]``, ``['count']``, ``.mean``), or ``""`` for the whole:
+    a rebound name, a list of another length, a set, an array. ``key`` is the
+    index, key or attribute name of that place (None for the whole).
+    """
+
+    step: str
+    key: Any
     before: Any
     after: Any
 
@@ -109,12 +180,176 @@ def _slots(value: Any) -> list[str]:
     return [n for n in names if n not in ("__dict__", "__weakref__")]
 
 
+def _attributes(value: Any, slots: Iterable[str]) -> dict[str, Any]:
+    """The attributes ``value`` holds now: its ``__dict__`` and the slots that are set."""
+    now = dict(vars(value)) if hasattr(value, "__dict__") else {}
+    now.update({n: v for n in slots if (v := getattr(value, n, MISSING)) is not MISSING})
+    return now
+
+
+@dataclass(frozen=True)
+class Record:
+    """What one piece of state held when it was recorded, and where the walk found it.
+
+    ``kind`` says what ``value`` is and what ``saved`` holds: ``"binding"``
+    (``value`` is a :class:`Binding`; ``saved``, the value it was bound to),
+    ``"list"`` and ``"sequence"`` (a deque or bytearray; ``saved``, the items),
+    ``"dict"`` (the ``(key, value)`` pairs), ``"set"`` (the elements),
+    ``"tuple"`` (nothing of its own), ``"array"`` (a copy of the NumPy array),
+    ``"object"`` (a user object: its ``__dict__`` and its slots) or
+    ``"class"`` (a user class: its attributes).
+    """
+
+    value: Any
+    root: str  # the label of the argument or binding the walk started from
+    path: str  # a Python expression for the place: "d['count']", "model.mean", "history"
+    kind: str
+    saved: Any
+
+    @classmethod
+    def bound(cls, binding: Binding) -> Record:
+        """Record what a name is bound to now."""
+        return cls(binding, binding.label, binding.path, "binding", binding.get())
+
+    @classmethod
+    def of(cls, value: Any, root: str, path: str) -> Record | None:
+        """Record what ``value`` holds now; None for a value with no state of its own."""
+        if isinstance(value, type):  # a class the code names: its attributes
+            if not is_user_code(value):
+                return None
+            return cls(value, root, value.__qualname__, "class", dict(vars(value)))
+        if isinstance(value, _ATOMS):
+            return None
+        if isinstance(value, list):
+            return cls(value, root, path, "list", list(value))
+        if isinstance(value, dict):
+            return cls(value, root, path, "dict", list(value.items()))
+        if isinstance(value, (set, frozenset)):
+            return cls(value, root, path, "set", set(value))
+        if isinstance(value, (collections.deque, bytearray)):
+            return cls(value, root, path, "sequence", list(value))
+        if isinstance(value, tuple):
+            return cls(value, root, path, "tuple", None)
+        if isinstance(value, np.ndarray):
+            return cls(value, root, path, "array", np.array(value, copy=True))
+        if is_user_object(value):
+            attrs = dict(vars(value)) if hasattr(value, "__dict__") else {}
+            slots = {n: getattr(value, n, MISSING) for n in _slots(value)}
+            return cls(value, root, path, "object", (attrs, slots))
+        return None
+
+    def step(self, key: Any) -> str:
+        """The path step from this object to what it holds at ``key``."""
+        return f".{key}" if self.kind in ("object", "class") else f"[{key!r}]"
+
+    def children(self) -> list[tuple[str, Any]]:
+        """What the walk goes on to from here, each with its path."""
+        if self.kind == "binding":
+            return [(self.path, self.saved)]
+        if self.kind in ("list", "sequence"):
+            held: list[tuple[Any, Any]] = list(enumerate(self.saved))
+        elif self.kind == "dict":
+            held = list(self.saved)
+        elif self.kind == "tuple":
+            held = list(enumerate(self.value))
+        elif self.kind == "object":
+            attrs, slots = self.saved
+            held = [(k, v) for k, v in {**attrs, **slots}.items() if v is not MISSING]
+        else:
+            held = []
+        return [(self.path + self.step(key), child) for key, child in held]
+
+    def differences(self) -> list[Difference]:
+        """How the state differs from the record now; empty when it does not."""
+        value, kind, saved = self.value, self.kind, self.saved
+        if kind == "binding":
+            now = value.get()
+            return [] if now is saved else [Difference("", None, saved, now)]
+        if kind in ("list", "sequence"):
+            items = list(value)
+            if len(items) != len(saved):
+                return [Difference("", None, saved, items)]
+            return [
+                Difference(self.step(i), i, y, x)
+                for i, (x, y) in enumerate(zip(items, saved, strict=True))
+                if x is not y
+            ]
+        if kind == "dict":
+            return self._keys_differences(dict(saved), dict(value.items()))
+        if kind == "set":
+            return [] if value == saved else [Difference("", None, saved, set(value))]
+        if kind == "array":
+            same = value.shape == saved.shape and np.array_equal(value, saved, equal_nan=True)
+            return [] if same else [Difference("", None, saved, value)]
+        if kind == "object":
+            attrs, slots = saved
+            before = {**attrs, **{k: v for k, v in slots.items() if v is not MISSING}}
+            return self._keys_differences(before, _attributes(value, slots))
+        if kind == "class":
+            return self._keys_differences(saved, dict(vars(value)))
+        return []  # a tuple holds nothing of its own to change
+
+    def _keys_differences(self, before: dict[Any, Any], now: dict[Any, Any]) -> list[Difference]:
+        """The keys whose value is another object now (or that came or went)."""
+        return [
+            Difference(self.step(k), k, before.get(k, MISSING), now.get(k, MISSING))
+            for k in [*before, *(k for k in now if k not in before)]
+            if before.get(k, MISSING) is not now.get(k, MISSING)
+        ]
+
+    def put_back(self) -> None:
+        """Put what was recorded back, in place."""
+        value, kind, saved = self.value, self.kind, self.saved
+        if kind == "binding":
+            value.set(saved)
+        elif kind == "list":
+            value[:] = saved
+        elif kind in ("dict", "set"):
+            value.clear()
+            value.update(saved)
+        elif kind == "sequence":
+            value.clear()
+            value.extend(saved)
+        elif kind == "array":
+            if value.shape == saved.shape and value.flags.writeable:
+                np.copyto(value, saved)
+        elif kind == "object":
+            attrs, slots = saved
+            if hasattr(value, "__dict__"):
+                namespace = vars(value)
+                namespace.clear()
+                namespace.update(attrs)
+            for name, before in slots.items():
+                if before is MISSING:
+                    if hasattr(value, name):
+                        object.__delattr__(value, name)
+                else:
+                    object.__setattr__(value, name, before)
+        elif kind == "class":
+            now = dict(vars(value))
+            for name in now.keys() - saved.keys():
+                delattr(value, name)
+            for name, before in saved.items():
+                if now.get(name, MISSING) is not before:
+                    setattr(value, name, before)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference from the snapshot: where, and what it was and is."""
+
+    root: str  # the label of the argument or binding the path starts from
+    path: str  # a Python expression for the place: "d['count']", "model.mean", "history"
+    before: Any
+    after: Any
+
+
 class Snapshot:
-    """A deep record of the state reachable from some roots, to compare with and restore.
+    """A deep record of the state reachable from a call's arguments and bindings.
 
     Example:
       >>> d = {"count": 0, "items": []}
-      >>> snap = Snapshot([("argument `d`", "d", d)], [])
+      >>> snap = Snapshot([("d", d)], [])
       >>> d["count"] += 1; d["items"].append(3)
       >>> [(c.path, c.before, c.after) for c in snap.changes()]
       [("d['count']", '0', '1'), ("d['items']", '0 item(s)', '1 item(s): [3]')]
@@ -123,173 +358,46 @@ class Snapshot:
       {'count': 0, 'items': []}
     """
 
-    def __init__(self, roots: list[tuple[str, str, Any]], bindings: list[Binding]) -> None:
-        self.bindings = [(b, b.get()) for b in bindings]
-        # id -> (object, root label, path, kind, saved contents); ordered as walked
-        self.records: dict[int, tuple[Any, str, str, str, Any]] = {}
-        self._keep: list[Any] = []  # keeps every recorded object alive: no id is reused
+    def __init__(self, arguments: Iterable[tuple[str, Any]], names: Iterable[Binding]) -> None:
+        # By id, in the order walked: the names first. A record keeps its object alive, so
+        # no id is reused while the snapshot lives.
+        self.records: dict[int, Record] = {}
         queue: collections.deque[tuple[str, str, Any, int]] = collections.deque(
-            (label, path, value, 0) for label, path, value in roots
+            (f"argument `{name}`", name, value, 0) for name, value in arguments
         )
-        queue.extend((b.label, b.path, value, 0) for b, value in self.bindings)
+        for binding in names:
+            bound = Record.bound(binding)
+            self.records[id(binding)] = bound
+            queue.extend((bound.root, path, child, 0) for path, child in bound.children())
         while queue and len(self.records) < _MAX_OBJECTS:
-            label, path, value, depth = queue.popleft()
+            root, path, value, depth = queue.popleft()
             if id(value) in self.records or depth > _MAX_DEPTH:
                 continue
-            if isinstance(value, type) and is_user_code(value):
-                self._record_class(label, value)  # a class the code names: its attributes
+            record = Record.of(value, root, path)
+            if record is None:
                 continue
-            if isinstance(value, _ATOMS):
-                continue
-            for child_path, child in self._record(label, path, value):
-                queue.append((label, child_path, child, depth + 1))
-
-    def _record(self, label: str, path: str, value: Any) -> list[tuple[str, Any]]:
-        """Record ``value``'s own state; return its children to walk, with their paths."""
-        kind: str
-        saved: Any
-        children: list[tuple[Any, Any]]
-        if isinstance(value, list):
-            kind, saved, children = "list", list(value), list(enumerate(value))
-        elif isinstance(value, dict):
-            kind, saved = "dict", list(value.items())
-            children = list(saved)
-        elif isinstance(value, (set, frozenset)):
-            kind, saved, children = "set", set(value), []
-        elif isinstance(value, (collections.deque, bytearray)):
-            kind, saved, children = "sequence", list(value), list(enumerate(value))
-        elif isinstance(value, tuple):
-            kind, saved, children = "tuple", None, list(enumerate(value))
-        elif isinstance(value, np.ndarray):
-            kind, saved, children = "array", np.array(value, copy=True), []
-        elif is_user_object(value):
-            attrs = dict(vars(value)) if hasattr(value, "__dict__") else {}
-            slots = {n: getattr(value, n, _MISSING) for n in _slots(value)}
-            kind, saved = "object", (attrs, slots)
-            children = [(f".{k}", v) for k, v in {**attrs, **slots}.items() if v is not _MISSING]
-            self._record_class(label, type(value))
-        else:
-            return []
-        self.records[id(value)] = (value, label, path, kind, saved)
-        self._keep.append(value)
-        return [
-            (
-                f"{path}{key}"
-                if isinstance(key, str) and key.startswith(".")
-                else f"{path}[{key!r}]",
-                c,
-            )
-            for key, c in children
-        ]
-
-    def _record_class(self, label: str, klass: type) -> None:
-        if id(klass) not in self.records:
-            self.records[id(klass)] = (klass, label, klass.__qualname__, "class", dict(vars(klass)))
-            self._keep.append(klass)
+            if record.kind == "object" and id(type(value)) not in self.records:
+                klass = Record.of(type(value), root, path)  # a user object's class is the user's
+                if klass is not None:
+                    self.records[id(klass.value)] = klass
+            self.records[id(value)] = record
+            queue.extend((root, p, child, depth + 1) for p, child in record.children())
 
     def changes(self) -> list[Change]:
-        """What differs from the snapshot now, bindings first, then objects as walked."""
-        found = [
-            Change(b.label, b.path, _shown(before), _shown(b.get()))
-            for b, before in self.bindings
-            if b.get() is not before
-        ]
-        for value, label, path, kind, saved in self.records.values():
-            for sub, before, after in _differences(value, kind, saved):
-                found.append(Change(label, path + sub, before, after))
+        """What differs from the snapshot now, the names first, then objects as walked."""
+        found = []
+        for record in self.records.values():
+            for d in record.differences():
+                if d.step == "" and record.kind in ("list", "sequence"):
+                    before = f"{len(d.before)} item(s)"
+                    after = f"{len(d.after)} item(s): {shown(d.after)}"
+                else:
+                    before, after = shown(d.before), shown(d.after)
+                found.append(Change(record.root, record.path + d.step, before, after))
         return found
 
     def restore(self) -> None:
-        """Put every recorded binding, item, attribute and array value back, in place."""
-        for value, _, _, kind, saved in reversed(list(self.records.values())):
-            if _differences(value, kind, saved):
-                _put_back(value, kind, saved)
-        for binding, before in self.bindings:
-            if binding.get() is not before:
-                binding.set(before)
-
-
-def _shown(value: Any) -> str:
-    return "nothing" if value is _MISSING or value is EMPTY_CELL else short_repr(value)
-
-
-def _differences(value: Any, kind: str, saved: Any) -> list[tuple[str, str, str]]:
-    """``(sub-path, before, after)`` for each way ``value`` differs from ``saved``."""
-    if kind in ("list", "sequence"):
-        items = list(value)
-        if len(items) == len(saved) and all(x is y for x, y in zip(items, saved, strict=True)):
-            return []
-        if len(items) == len(saved):
-            return [
-                (f"[{i}]", _shown(y), _shown(x))
-                for i, (x, y) in enumerate(zip(items, saved, strict=True))
-                if x is not y
-            ]
-        return [("", f"{len(saved)} item(s)", f"{len(items)} item(s): {_shown(items)}")]
-    if kind == "dict":
-        return _mapping_differences(dict(saved), dict(value.items()), "[{!r}]")
-    if kind == "set":
-        return [] if value == saved else [("", _shown(saved), _shown(set(value)))]
-    if kind == "array":
-        same = value.shape == saved.shape and np.array_equal(value, saved, equal_nan=True)
-        return [] if same else [("", _shown(saved), _shown(value))]
-    if kind == "object":
-        attrs, slots = saved
-        before = {**attrs, **{k: v for k, v in slots.items() if v is not _MISSING}}
-        now = dict(vars(value)) if hasattr(value, "__dict__") else {}
-        now.update({n: v for n in slots if (v := getattr(value, n, _MISSING)) is not _MISSING})
-        return _mapping_differences(before, now, ".{}")
-    if kind == "class":
-        return _mapping_differences(saved, dict(vars(value)), ".{}")
-    return []  # a tuple holds nothing of its own to change
-
-
-def _mapping_differences(
-    before: dict[Any, Any], now: dict[Any, Any], step: str
-) -> list[tuple[str, str, str]]:
-    """The keys whose value is another object now (or that came or went), as path steps."""
-    return [
-        (step.format(k), _shown(before.get(k, _MISSING)), _shown(now.get(k, _MISSING)))
-        for k in [*before, *(k for k in now if k not in before)]
-        if before.get(k, _MISSING) is not now.get(k, _MISSING)
-    ]
-
-
-def _same_mapping(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return a.keys() == b.keys() and all(a[k] is b[k] for k in a)
-
-
-def _put_back(value: Any, kind: str, saved: Any) -> None:
-    if kind == "list":
-        value[:] = saved
-    elif kind == "dict":
-        value.clear()
-        value.update(saved)
-    elif kind == "set":
-        value.clear()
-        value.update(saved)
-    elif kind == "sequence":
-        value.clear()
-        value.extend(saved)
-    elif kind == "array":
-        if value.shape == saved.shape and value.flags.writeable:
-            np.copyto(value, saved)
-    elif kind == "object":
-        attrs, slots = saved
-        if hasattr(value, "__dict__"):
-            namespace = vars(value)
-            namespace.clear()
-            namespace.update(attrs)
-        for name, before in slots.items():
-            if before is _MISSING:
-                if hasattr(value, name):
-                    object.__delattr__(value, name)
-            else:
-                object.__setattr__(value, name, before)
-    elif kind == "class":
-        now = dict(vars(value))
-        for name in now.keys() - saved.keys():
-            delattr(value, name)
-        for name, before in saved.items():
-            if now.get(name, _MISSING) is not before:
-                setattr(value, name, before)
+        """Put every recorded item, attribute and array value back, in place, then the names."""
+        for record in reversed(list(self.records.values())):
+            if record.differences():
+                record.put_back()

@@ -25,22 +25,16 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._introspect import (
-    EMPTY_CELL,
-    arguments,
-    is_user_object,
-    qualname,
-    scope_functions,
-    unwrap,
-)
+from jaxpurity._introspect import EMPTY_CELL, is_user_object, qualname
 from jaxpurity._naming import kind_of, short_repr
+from jaxpurity.checks._call import BoundCall
+from jaxpurity.checks._snapshot import MISSING, MUTABLE, Binding
 
 __all__ = ["Read", "outside_reads", "settings_read"]
 
 # Values that a trace bakes in when it reads them: Python data, arrays, user objects.
 _DATA = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
 _ARRAYS = (np.ndarray, np.generic, jax.Array)
-_MUTABLE = (list, dict, set, np.ndarray)
 _GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME"})
 _ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 _LOCAL_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST", "LOAD_DEREF"})
@@ -48,15 +42,16 @@ _LOCAL_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST",
 
 @dataclass(frozen=True)
 class Read:
-    """One value read at trace time: where from, what it was, and how bad that is."""
+    """One value read at trace time: where from, what it was, and why that goes wrong."""
 
     label: str  # "global `lr`", "closure variable `scale` of `make.<locals>.f`", "`self.n`"
     value: str
-    severity: str  # "error": wrong from the next call on; "warning": wrong once it changes
     why: str
-    # "trace-time-read": baked into the program; "stale-result": read off an argument that jit
-    # keeps whole as a key of its cache, so changing it in place makes the cache answer stale.
-    kind: str = "trace-time-read"
+    # The problem it is (a template of checks._problems): "trace-time-read", baked into the
+    # program, wrong once it changes; "clock-read", wrong from the next call on; "static-read",
+    # read off an argument that jit keeps whole as a key of its cache, so that changing it in
+    # place makes the cache answer stale.
+    problem: str = "trace-time-read"
 
 
 def _is_data(value: Any) -> bool:
@@ -66,7 +61,7 @@ def _is_data(value: Any) -> bool:
 
 
 def _why(value: Any) -> str:
-    if isinstance(value, _MUTABLE):
+    if isinstance(value, MUTABLE):
         return (
             f"its contents at trace time ({kind_of(value)}) are baked into the compiled "
             "program, so changing them later changes nothing the jitted function computes "
@@ -116,13 +111,11 @@ _STATIC_WHY = (
 )
 
 
-def settings_read(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> list[Read]:
-    """The globals, closure variables and object attributes ``fn``'s code reads: all baked in.
+def settings_read(call: BoundCall) -> list[Read]:
+    """The globals, closure variables and object attributes the call's code reads: all baked in.
 
-    Found in the code (its bytecode), not by running it, for ``fn`` and the
-    functions it reaches in one step. A global or closure variable counts when
+    Found in the code (its bytecode), not by running it, for the function and
+    the functions it reaches in one step. A global or closure variable counts when
     it holds data (a number, a string, a container, an array, a user object);
     an attribute counts when it is read off an argument that reaches the body
     as it is (a user object that is no pytree, such as a static ``self``).
@@ -131,34 +124,31 @@ def settings_read(
       >>> LEARNING_RATE = 0.1
       >>> def update(w, g):
       ...     return w - LEARNING_RATE * g
-      >>> [(r.label, r.value) for r in settings_read(update, (1.0, 1.0), {})]
+      >>> [(r.label, r.value) for r in settings_read(BoundCall.of(update, (1.0, 1.0), {}))]
       [('global `LEARNING_RATE`', '0.1')]
     """
     reads: list[Read] = []
-    for f in scope_functions(fn):
-        for name in _global_names(f.__code__):
-            value = f.__globals__.get(name, EMPTY_CELL)
-            if value is not EMPTY_CELL and _is_data(value):
-                reads.append(Read(f"global `{name}`", short_repr(value), "warning", _why(value)))
-        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True):
-            try:
-                value = cell.cell_contents
-            except ValueError:
-                continue
-            if _is_data(value):
-                label = f"closure variable `{name}` of `{qualname(f)}`"
-                reads.append(Read(label, short_repr(value), "warning", _why(value)))
-    body = unwrap(fn)
+    for f in call.functions:
+        names = [Binding.global_(f.__globals__, name) for name in _global_names(f.__code__)]
+        names += [
+            Binding.cell(cell, name, qualname(f))
+            for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True)
+        ]
+        for binding in names:
+            value = binding.get()
+            if value is not MISSING and value is not EMPTY_CELL and _is_data(value):
+                reads.append(Read(binding.label, short_repr(value), _why(value)))
+    body = call.innermost
     if isinstance(body, types.FunctionType):
-        for name, value in arguments(body, args, kwargs):
+        for name, value in call.parameters:
             if not _is_plain_object(value):
                 continue
             for attr in _attribute_reads(body.__code__, name):
-                attribute = getattr(value, attr, EMPTY_CELL)
-                if attribute is not EMPTY_CELL and _is_data(attribute):
+                attribute = getattr(value, attr, MISSING)
+                if attribute is not MISSING and _is_data(attribute):
                     label = f"`{name}.{attr}`"
                     why = _STATIC_WHY.format(name=name, label=label)
-                    reads.append(Read(label, short_repr(attribute), "warning", why, "stale-result"))
+                    reads.append(Read(label, short_repr(attribute), why, "static-read"))
     unique: dict[str, Read] = {}
     for read in reads:
         unique.setdefault(read.label, read)
@@ -191,25 +181,25 @@ def outside_reads() -> Iterator[list[Read]]:
     me = threading.get_ident()
     environ_class = type(os.environ)
 
-    def note(label: str, value: str, why: str, severity: str) -> None:
+    def note(label: str, value: str, why: str, problem: str) -> None:
         if threading.get_ident() != me or not _called_from_user_code():
             return  # JAX reads the clock and its flags while it traces too: not the user's
         if all(r.label != label for r in reads):
-            reads.append(Read(label, value, severity, why))
+            reads.append(Read(label, value, why, problem))
 
     class RecordingEnviron(environ_class):  # type: ignore[valid-type, misc]
         def __getitem__(self, key: str) -> str:
             try:
                 value = super().__getitem__(key)
             except KeyError:
-                note(f"os.environ[{key!r}]", "unset", _ENV_WHY, "warning")
+                note(f"os.environ[{key!r}]", "unset", _ENV_WHY, "trace-time-read")
                 raise
-            note(f"os.environ[{key!r}]", short_repr(value), _ENV_WHY, "warning")
+            note(f"os.environ[{key!r}]", short_repr(value), _ENV_WHY, "trace-time-read")
             return value
 
         def __contains__(self, key: object) -> bool:
             found = super().__contains__(key)
-            note(f"os.environ[{key!r}]", "set" if found else "unset", _ENV_WHY, "warning")
+            note(f"os.environ[{key!r}]", "set" if found else "unset", _ENV_WHY, "trace-time-read")
             return found
 
     clocks = {name: getattr(time, name) for name in _CLOCKS}
@@ -217,7 +207,7 @@ def outside_reads() -> Iterator[list[Read]]:
     def clock(name: str, real: Callable[[], float]) -> Callable[[], float]:
         def read() -> float:
             value = real()
-            note(f"time.{name}()", short_repr(value), _CLOCK_WHY, "error")
+            note(f"time.{name}()", short_repr(value), _CLOCK_WHY, "clock-read")
             return value
 
         return read

@@ -7,7 +7,7 @@ import numbers
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, Generic, ParamSpec, TypeVar, overload
 
 import jax
 
@@ -24,6 +24,9 @@ from jaxpurity._pages import page
 from jaxpurity.checks._tracing import ARRAYS, SCALARS
 
 __all__ = ["RetraceError", "TraceCounter", "count_traces"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class RetraceError(RuntimeError):
@@ -233,7 +236,7 @@ def _fixes(changes: list[tuple[str, _Change]]) -> list[str]:
 # ----------------------------------------------------------------- the counter
 
 
-class TraceCounter:
+class TraceCounter(Generic[P, R]):
     """A function that counts its traces; made by :func:`count_traces`.
 
     Attributes:
@@ -244,7 +247,7 @@ class TraceCounter:
       max_traces: The limit, or None for no limit.
     """
 
-    def __init__(self, fn: Callable[..., Any], max_traces: int | None) -> None:
+    def __init__(self, fn: Callable[P, R], max_traces: int | None) -> None:
         if not callable(fn):
             raise TypeError(
                 f"count_traces: fn must be a function (or a jax.jit of one), got {fn!r} (type "
@@ -275,7 +278,7 @@ class TraceCounter:
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         return self if obj is None else types.MethodType(self, obj)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if self._jitted:
             return self._call_jitted(args, kwargs)
         leaves = jax.tree_util.tree_leaves((args, kwargs))
@@ -288,7 +291,7 @@ class TraceCounter:
         self._record(signature)
         return self._fn(*args, **kwargs)
 
-    def _call_jitted(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def _call_jitted(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> R:
         # jax.jit(f) calls f itself, so the body cannot be wrapped from here. A call
         # traces (and compiles) exactly when it misses the jit's cache, so count misses.
         signature = _signature(self._fn, args, kwargs, static=self._is_static)
@@ -341,18 +344,18 @@ class TraceCounter:
 
 
 @overload
-def count_traces(fn: Callable[..., Any], *, max_traces: int | None = None) -> TraceCounter: ...
+def count_traces(fn: Callable[P, R], *, max_traces: int | None = None) -> TraceCounter[P, R]: ...
 
 
 @overload
 def count_traces(
     fn: None = None, *, max_traces: int | None = None
-) -> Callable[[Callable[..., Any]], TraceCounter]: ...
+) -> Callable[[Callable[P, R]], TraceCounter[P, R]]: ...
 
 
 def count_traces(
-    fn: Callable[..., Any] | None = None, *, max_traces: int | None = None
-) -> TraceCounter | Callable[[Callable[..., Any]], TraceCounter]:
+    fn: Callable[P, R] | None = None, *, max_traces: int | None = None
+) -> TraceCounter[P, R] | Callable[[Callable[P, R]], TraceCounter[P, R]]:
     """Count how many times ``fn`` is traced; fail past ``max_traces``, naming the cause.
 
     Use it as ``@count_traces`` or ``@count_traces(max_traces=2)``. It works
@@ -407,5 +410,9 @@ def count_traces(
       See examples/control_flow/static_arguments.html.
     """  # noqa: E501
     if fn is None:
-        return functools.partial(count_traces, max_traces=max_traces)
+
+        def decorate(fn: Callable[P, R]) -> TraceCounter[P, R]:
+            return count_traces(fn, max_traces=max_traces)
+
+        return decorate
     return TraceCounter(fn, max_traces)

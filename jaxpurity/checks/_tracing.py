@@ -12,9 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import inspect
 import itertools
-import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +20,6 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._introspect import strip_jit
 from jaxpurity._jax_compat import (
     Tracer,
     cached_by_caller,
@@ -30,8 +27,6 @@ from jaxpurity._jax_compat import (
     forget_eager_programs,
     forget_traces,
     fresh_trace_context,
-    is_jit_wrapper,
-    jit_static_argument_names,
     leak_checker_off,
 )
 
@@ -39,7 +34,6 @@ __all__ = [
     "ARRAYS",
     "SCALARS",
     "TRACEABLE",
-    "JitCall",
     "SplitCall",
     "array_leaves",
     "flatten_arguments",
@@ -172,52 +166,6 @@ class _Kept:
 
     def __init__(self, value: Any) -> None:
         self.value = value
-
-
-@dataclass(frozen=True)
-class JitCall:
-    """How :func:`jax.jit` calls a function: the body it traces, its arguments, which are static.
-
-    A bound method whose function is jitted (``@jax.jit`` on a method) hands
-    ``self`` to ``jit`` as its first argument: a registered pytree is then
-    flattened and rebuilt like any argument, so what the body does to it
-    lands on a copy. The wrapper's ``static_argnums`` and ``static_argnames``
-    are kept (where JAX says them: 0.6.2 and newer).
-
-    Example:
-      >>> import functools, jax
-      >>> @functools.partial(jax.jit, static_argnames="n")
-      ... def tile(x, n):
-      ...     return x * n
-      >>> call = JitCall.of(tile, (1.0,), {"n": 3})
-      >>> call.body is tile.__wrapped__, call.static <= {"n"}  # empty where JAX does not say
-      (True, True)
-    """
-
-    body: Callable[..., Any]
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any]
-    static: frozenset[str]
-
-    @classmethod
-    def of(cls, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> JitCall:
-        wrapper: Any = fn
-        if isinstance(fn, types.MethodType) and is_jit_wrapper(fn.__func__):
-            wrapper, args = fn.__func__, (fn.__self__, *args)
-        static = jit_static_argument_names(wrapper) if is_jit_wrapper(wrapper) else None
-        return cls(strip_jit(wrapper), args, kwargs, static or frozenset())
-
-    def split(self) -> SplitCall:
-        """The call split for tracing, with the static arguments kept whole."""
-        keep: set[int | str] = {k for k in self.kwargs if k in self.static}
-        try:
-            bound = inspect.signature(self.body).bind_partial(*self.args, **self.kwargs)
-        except (TypeError, ValueError):
-            bound = None
-        if bound is not None:
-            names = list(bound.arguments)
-            keep |= {i for i, name in enumerate(names[: len(self.args)]) if name in self.static}
-        return SplitCall.of(self.args, self.kwargs, frozenset(keep))
 
 
 def array_leaves(tree: Any) -> list[Any]:

@@ -1,44 +1,31 @@
 """Watch the state a function reaches in one step, and say in words how a call changed it.
 
-:func:`check_pure` reads each piece of state before and after the trace: the
-globals the function's code names, its closure variables, the contents of
-the lists, dicts and sets held there, the attributes of user objects held
-there, and the attributes of its non-array arguments.
+:func:`check_pure` records each piece of state before the trace and compares
+it after: the globals the function's code names, its closure variables, the
+contents of the lists, dicts and sets held there, the attributes of user
+objects held there, and the attributes of its non-array arguments. The
+records are the snapshot's (:class:`jaxpurity.checks._snapshot.Record`), one
+step deep; this module says what changed in the words of the report.
 """
 
 from __future__ import annotations
 
 import collections
-import functools
-import inspect
-import types
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import jax
 
-from jaxpurity._introspect import (
-    cell_value,
-    code_names,
-    is_user_object,
-    named_arguments,
-    qualname,
-    scope_functions,
-)
 from jaxpurity._leaftypes import is_tracer
-from jaxpurity._naming import kind_of, short_repr
+from jaxpurity._naming import kind_of
+from jaxpurity.checks._call import BoundCall
+from jaxpurity.checks._snapshot import CODE, Record, shown
 from jaxpurity.checks._tracing import TRACEABLE
 
-__all__ = ["CODE", "MISSING", "Watch", "scope_names", "short", "watch_state"]
+__all__ = ["Watch", "watch_state"]
 
-_MUTABLE = (list, dict, set, bytearray, collections.deque)
-#: What a watched global reads as when it does not exist.
-MISSING = object()
-
-
-def short(value: Any) -> str:
-    return "nothing" if value is MISSING else short_repr(value)
+# The records whose contents a watch compares: containers a trace can fill, and objects.
+_CONTENTS = frozenset({"list", "sequence", "dict", "set", "object"})
 
 
 def _holds_tracer(value: Any) -> bool:
@@ -54,134 +41,70 @@ def _holds_tracer(value: Any) -> bool:
     return False
 
 
-@dataclass
+@dataclass(frozen=True)
 class Watch:
-    """One piece of state to compare before and after the trace.
-
-    ``how`` says what ``read`` returns and so how to compare: ``"binding"``
-    (the value, compared by identity), ``"items"`` (a list copy),
-    ``"elements"`` (a set copy), ``"keys"`` or ``"attributes"`` (a dict copy).
-    """
+    """One piece of state to compare before and after the trace: a name, or what a value holds."""
 
     kind: str  # the Problem kind when it changes
     label: str
-    how: str
-    read: Callable[[], Any]
-    before: Any = None
+    record: Record
 
     def change(self) -> str | None:
         """How it changed, in words; None when it did not, or when it now holds a tracer
         (that is a leak, reported as one)."""
-        before, after = self.before, self.read()
-        if self.how == "binding":
-            if after is before or _holds_tracer(after):
-                return None
-            return f"it was rebound from {short(before)} to {short(after)}"
-        if self.how in ("keys", "attributes"):
-            changed = [
-                k
-                for k in {**before, **after}
-                if before.get(k, MISSING) is not after.get(k, MISSING)
-            ]
-            if not changed or any(_holds_tracer(after.get(k)) for k in changed):
-                return None
-            name = (
-                (lambda k: f"attribute `{k}`")
-                if self.how == "attributes"
-                else (lambda k: f"key {k!r}")
-            )
-            return "; ".join(
-                f"{name(k)} went from {short(before.get(k, MISSING))} to "
-                f"{short(after.get(k, MISSING))}"
-                for k in changed
-            )
-        if self.how == "elements":
-            if after == before or _holds_tracer(after - before):
-                return None
-            return f"{len(after - before)} element(s) added, {len(before - after)} removed"
-        if len(after) == len(before) and all(a is b for a, b in zip(after, before, strict=True)):
+        record = self.record
+        differences = record.differences()
+        if not differences:
             return None
-        if _holds_tracer(after):
-            return None
-        if len(after) == len(before):  # items replaced in place: say which
+        if record.kind == "binding":
+            [d] = differences
+            if _holds_tracer(d.after):
+                return None
+            return f"it was rebound from {shown(d.before)} to {shown(d.after)}"
+        if record.kind in ("dict", "object"):
+            if any(_holds_tracer(d.after) for d in differences):
+                return None
+            place = "attribute `{}`" if record.kind == "object" else "key {!r}"
             return "; ".join(
-                f"item {i} went from {short(b)} to {short(a)}"
-                for i, (a, b) in enumerate(zip(after, before, strict=True))
-                if a is not b
+                f"{place.format(d.key)} went from {shown(d.before)} to {shown(d.after)}"
+                for d in differences
             )
-        return f"it went from {len(before)} to {len(after)} item(s): now {short(after)}"
+        if record.kind == "set":
+            [d] = differences
+            if _holds_tracer(d.after - d.before):
+                return None
+            return f"{len(d.after - d.before)} element(s) added, {len(d.before - d.after)} removed"
+        if _holds_tracer(list(record.value)):
+            return None
+        if differences[0].step == "":  # another length
+            [d] = differences
+            return f"it went from {len(d.before)} to {len(d.after)} item(s): now {shown(d.after)}"
+        return "; ".join(  # items replaced in place: say which
+            f"item {d.key} went from {shown(d.before)} to {shown(d.after)}" for d in differences
+        )
 
 
 def _watch_value(watches: list[Watch], label: str, value: Any, kind: str) -> None:
     """Watch the contents of a container, or the attributes of a user object."""
     label = f"{label} ({kind_of(value)})"
-    if isinstance(value, dict):
-        watches.append(Watch(kind, label, "keys", lambda: dict(value)))
-    elif isinstance(value, set):
-        watches.append(Watch(kind, label, "elements", lambda: set(value)))
-    elif isinstance(value, _MUTABLE):
-        watches.append(Watch(kind, label, "items", lambda: list(value)))
-    elif is_user_object(value) and hasattr(value, "__dict__"):
-        watches.append(Watch(kind, label, "attributes", lambda: dict(vars(value))))
+    record = Record.of(value, label, "")
+    # An object is watched through its __dict__ (one with __slots__ alone is not).
+    if record is not None and record.kind in _CONTENTS:
+        if record.kind != "object" or hasattr(value, "__dict__"):
+            watches.append(Watch(kind, label, record))
 
 
-# Values whose own state is not the user's data: skipped when watching globals and closures.
-CODE = (
-    types.ModuleType,
-    type,
-    types.FunctionType,
-    types.BuiltinFunctionType,
-    types.MethodType,
-    functools.partial,
-)
-
-
-def scope_names(fn: Callable[..., Any]) -> list[tuple[str, str, Callable[[], Any]]]:
-    """``(kind, label, read)`` for each global named by ``fn``'s code and each closure variable.
-
-    ``kind`` is the Problem kind for rebinding it; ``read`` returns its value now.
-    """
-    found: list[tuple[str, str, Callable[[], Any]]] = []
-    for f in scope_functions(fn):
-        for name in sorted(code_names(f.__code__)):
-            if not name.startswith("__"):
-                read = functools.partial(f.__globals__.get, name, MISSING)
-                found.append(("global-assignment", f"global `{name}`", read))
-        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True):
-            label = f"closure variable `{name}` of `{qualname(f)}`"
-            found.append(("closure-assignment", label, functools.partial(cell_value, cell)))
-    return found
-
-
-def _defaults_used(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> dict[str, Any]:
-    """The parameters the call leaves out, by name, with the default value each then gets."""
-    try:
-        signature = inspect.signature(fn)
-        bound = signature.bind_partial(*args, **kwargs)
-    except (TypeError, ValueError):
-        return {}
-    return {
-        name: p.default
-        for name, p in signature.parameters.items()
-        if name not in bound.arguments and p.default is not inspect.Parameter.empty
-    }
-
-
-def watch_state(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> list[Watch]:
-    """The state ``fn`` can reach in one step: its globals, closures, and arguments."""
+def watch_state(call: BoundCall) -> list[Watch]:
+    """The state the call can reach in one step: its globals, closures, and arguments."""
     watches: list[Watch] = []
-    for kind, label, read in scope_names(fn):
-        value = read()
+    for binding in call.bindings:
+        value = binding.get()
         if not isinstance(value, CODE):
-            watches.append(Watch(kind, label, "binding", read))
-            _watch_value(watches, label, value, "container-mutation")
-    defaults = _defaults_used(fn, args, kwargs)
-    for name, value in named_arguments(fn, args, kwargs):
-        if name in defaults and value is defaults[name]:
+            kind = f"{binding.scope}-assignment"
+            watches.append(Watch(kind, binding.label, Record.bound(binding)))
+            _watch_value(watches, binding.label, value, "container-mutation")
+    for name, value in call.named:
+        if name in call.defaults and value is call.defaults[name]:
             # One object for every call that leaves the argument out: state, like a global.
             label = f"the default value of argument `{name}` (shared by every call)"
             _watch_value(watches, label, value, "container-mutation")
@@ -192,6 +115,4 @@ def watch_state(
     unique: dict[str, Watch] = {}
     for w in watches:
         unique.setdefault(w.label, w)
-    for w in unique.values():
-        w.before = w.read()
     return list(unique.values())
