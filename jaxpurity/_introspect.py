@@ -20,6 +20,7 @@ from jaxpurity._jax_compat import is_jit_wrapper
 
 __all__ = [
     "EMPTY_CELL",
+    "MISSING",
     "arguments",
     "cell_value",
     "code_names",
@@ -219,7 +220,20 @@ def _first_parameter(fn: Callable[..., Any]) -> str:
         return "self"
 
 
-#: What :func:`cell_value` returns for an empty closure cell.
+class _Missing:
+    """The type of :data:`MISSING`."""
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+#: The one marker for "no value here", where None is a value: a global, dict key or attribute
+#: that is not there (read with ``.get(name, MISSING)``), or an optional argument not given.
+MISSING: Any = _Missing()
+
+#: What :func:`cell_value` returns for an empty closure cell. It is not :data:`MISSING`: the
+#: variable exists (assigned later, as a function defined before its helper), and it is put
+#: back by emptying its cell, where a missing global is put back by removing the name.
 EMPTY_CELL = object()
 
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from jaxpurity._introspect import (
     EMPTY_CELL,
+    MISSING,
     cell_value,
     code_names,
     is_user_code,
@@ -41,7 +42,6 @@ from jaxpurity._naming import short_repr
 
 __all__ = [
     "CODE",
-    "MISSING",
     "MUTABLE",
     "Binding",
     "Change",
@@ -84,12 +84,6 @@ CODE = (
     types.MethodType,
     functools.partial,
 )
-
-#: What a global, a dict key or an attribute reads as when it is not there. An empty closure
-#: cell is :data:`jaxpurity._introspect.EMPTY_CELL` instead: that variable exists (it is
-#: assigned later, as a function defined before its helper), and it is put back by emptying
-#: its cell, where a missing global is put back by removing the name.
-MISSING: Any = object()
 
 
 def shown(value: Any) -> str:

@@ -25,10 +25,10 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._introspect import EMPTY_CELL, is_user_object, qualname
+from jaxpurity._introspect import EMPTY_CELL, MISSING, is_user_object, qualname
 from jaxpurity._naming import kind_of, short_repr
 from jaxpurity.checks._call import BoundCall
-from jaxpurity.checks._snapshot import MISSING, MUTABLE, Binding
+from jaxpurity.checks._snapshot import MUTABLE, Binding
 
 __all__ = ["Read", "outside_reads", "settings_read"]
 

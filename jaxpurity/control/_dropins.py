@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from jaxpurity._introspect import MISSING
 from jaxpurity._leaftypes import (
     LeafType,
     describe_leaf,
@@ -36,16 +37,6 @@ __all__ = ["cond", "fori_loop", "require_callable", "scan", "switch", "while_loo
 
 T = TypeVar("T")
 Carry = TypeVar("Carry")
-
-
-class _NotGiven:
-    """The default of ``operand=``: tells "not passed" apart from ``operand=None``."""
-
-    def __repr__(self) -> str:
-        return "<not given>"
-
-
-_MISSING: Any = _NotGiven()
 
 
 def require_callable(fn: Any, name: str, api: str, example: str) -> None:
@@ -202,7 +193,7 @@ def _typed_branches(
 
 
 def _operands(api: str, operands: tuple, operand: Any) -> tuple:
-    if operand is _MISSING:
+    if operand is MISSING:
         return operands
     if operands:
         raise TypeError(
@@ -217,7 +208,7 @@ def cond(
     true_fun: Callable[..., T],
     false_fun: Callable[..., T],
     *operands: Any,
-    operand: Any = _MISSING,
+    operand: Any = MISSING,
     like: Any = None,
 ) -> T:
     """:func:`jax.lax.cond`, with a readable error when the branches' types differ.
@@ -287,7 +278,7 @@ def cond(
     true_fun, false_fun = _typed_branches(
         "cond", [true_fun, false_fun], ["true_fun", "false_fun"], ops, like
     )
-    if operand is _MISSING:
+    if operand is MISSING:
         return lax.cond(pred, true_fun, false_fun, *operands)
     return lax.cond(pred, true_fun, false_fun, operand=operand)
 
@@ -296,7 +287,7 @@ def switch(
     index: Any,
     branches: Sequence[Callable[..., T]],
     *operands: Any,
-    operand: Any = _MISSING,
+    operand: Any = MISSING,
     like: Any = None,
 ) -> T:
     """:func:`jax.lax.switch`, with a readable error when the branches' types differ.
@@ -346,7 +337,7 @@ def switch(
     ops = _operands("switch", operands, operand)
     names = [f"branches[{i}]" for i in range(len(branches))]
     branches = _typed_branches("switch", branches, names, ops, like)
-    if operand is _MISSING:
+    if operand is MISSING:
         return lax.switch(index, branches, *operands)
     return lax.switch(index, branches, operand=operand)
 

@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxpurity._introspect import MISSING
 from jaxpurity._leaftypes import LeafType, is_extended, is_tracer, leaf_type
 
 __all__ = [
@@ -499,9 +500,6 @@ def check_same_types(
     )
 
 
-_NO_Y = object()  # check_carry's y when the loop has none (None is a valid y)
-
-
 def _shape_rule(e: LeafType, a: LeafType, *_: Any) -> str | None:
     """A rule that sees only shapes (structure is compared by the walk itself)."""
     return None if e.shape == a.shape else "shape"
@@ -514,7 +512,7 @@ def check_carry(
     what: str,
     init_name: str,
     carry_name: str,
-    y: Any = _NO_Y,
+    y: Any = MISSING,  # the loop has no y (None is a valid y)
 ) -> None:
     """Raise :class:`TypeMismatchError` unless a loop body's new carry has the init's type.
 
@@ -579,7 +577,7 @@ def check_carry(
     # A swap shows in shapes or structure; a carry whose dtype alone drifted (a weak 0
     # made float16 by the body, with y the carry passed through) is no swap.
     if (
-        y is not _NO_Y
+        y is not MISSING
         and not _differences(init, y, names, rule)
         and _differences(init, new_carry, names, _shape_rule)
     ):
