@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
-import jax.extend.core
 
 # Private modules. No public API turns the leak checker off for one block, or changes the
 # trace context for one block: jax.config.update does it for the whole process. Nor does one
@@ -350,9 +349,7 @@ def forget_eager_programs(before: frozenset[int] | int) -> bool:
 def _programs_in(key: Any) -> list[Any]:
     """The jaxprs (a loop's body, a cond's branches) in a key of JAX's eager primitive cache."""
     params = key[-1] if isinstance(key, tuple) and key and isinstance(key[-1], dict) else {}
-    programs = (jax.extend.core.ClosedJaxpr, jax.extend.core.Jaxpr)
-    values = [v for p in params.values() for v in (p if isinstance(p, tuple) else (p,))]
-    return [v for v in values if isinstance(v, programs)]
+    return [program for value in params.values() for program in _jaxprs_in(value)]
 
 
 def config_values() -> dict[str, Any]:

@@ -97,3 +97,28 @@ def test_a_public_name_is_imported_on_first_use_and_kept():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "module 'jaxpurity' has no attribute 'no_such_name'"
+
+
+def test_using_jaxpurity_late_leaves_the_callers_jitted_functions_compiled():
+    """Imported after the user's code has run (a notebook), jaxpurity's modules change no
+    JAX setting that keys jit's caches: the user's functions do not compile again, and a
+    check still sees what they answer from their cache (0.12's jax.extend.core did that)."""
+    code = (
+        "import jax, jax.numpy as jnp\n"
+        "double = jax.jit(lambda x: 2 * x)\n"
+        "double(jnp.ones(2))\n"
+        "import jaxpurity\n"
+        "for name in jaxpurity.__all__:\n"
+        "    getattr(jaxpurity, name)\n"
+        "jaxpurity.check_pure(lambda x: x + 1, jnp.ones(2))\n"
+        "jaxpurity.find_leaks(lambda x: x + 1, jnp.ones(2))\n"
+        "from jaxpurity._jax_compat import jit_cache_misses\n"
+        "with jit_cache_misses(double) as missed:\n"
+        "    double(jnp.ones(2))\n"
+        "print('compiled again' if missed() else 'answered from its cache')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "answered from its cache"
