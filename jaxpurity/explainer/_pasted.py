@@ -27,16 +27,19 @@ __all__ = ["ErrorBlock", "Frame", "read_error", "squeeze"]
 Frame = tuple[str, str, "int | None"]
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
-# What tools put in front of each line: pytest's "E   ", a comment's "# ", a quote's "> ",
-# Rich's box borders; and Rich's border at the end of a line.
-_LINE_PREFIX = re.compile(r"(?:E[ \t]+|#+[ \t]?|>[ \t]?|[│┃║|][ \t]?)")
-_BORDERS = "│┃║"
-_BORDER_ENDS = tuple(_BORDERS)
+# What tools put in front of each line, with the indentation before it: pytest's "E   ", a
+# comment's "# ", a quote's "> ", Rich's box borders; and Rich's border at the end of a line,
+# with the blanks after it. Neither can run past its line, and a prefix starts with no blank,
+# so the blanks before one are read once: each pass over the text is linear in it.
+_LINE_PREFIX = re.compile(r"^[ \t]*(?:E[ \t]+|#+[ \t]?|>[ \t]?|[│┃║|][ \t]?)", re.M)
+_LINE_BORDER = re.compile(r"[│┃║][ \t]*$", re.M)
 # The lines that separate the errors of a chain, and start a traceback.
 # Not an error: on Python 3.10 JAX chains this note, that it hid its own frames, as the cause
 # of the error it raises (Python 3.11+ gets an exception note instead).
+# Whitespace before it, but not a newline: from each line start, "\s*" ran on over every blank
+# line after it, so a traceback followed by n blank lines cost n * n steps (20,000: 14 s).
 _JAX_FRAMES_NOTE = "SimplifiedTraceback"
-_JAX_FRAMES_NOTE_LINE = re.compile(rf"^\s*(?:jax\.errors\.)?{_JAX_FRAMES_NOTE}:", re.M)
+_JAX_FRAMES_NOTE_LINE = re.compile(rf"^[^\S\n]*(?:jax\.errors\.)?{_JAX_FRAMES_NOTE}:", re.M)
 
 _CHAIN = re.compile(
     r"The above exception was the direct cause of the following exception:"
@@ -164,21 +167,19 @@ def _raising(lines: list[tuple[str, str, str]]) -> str | None:
     return None
 
 
-def _clean_line(line: str) -> str:
-    """The line without a tool's prefix (and the indentation before it) or Rich's border."""
-    stripped = line.lstrip(" \t")
-    prefix = _LINE_PREFIX.match(stripped)
-    if prefix is not None:
-        line = stripped[prefix.end() :]
-    trimmed = line.rstrip(" \t")
-    return trimmed[:-1] if trimmed.endswith(_BORDER_ENDS) else line
-
-
 def _clean(text: str) -> str:
-    """Pasted text without colour codes, CR line ends and the tools' line decorations."""
+    """Pasted text without colour codes, CR line ends and the tools' line decorations.
+
+    Each line loses a tool's prefix (and the indentation before it), then Rich's
+    border at its end; two passes over the whole text, not a call for each line,
+    which made a log of millions of short lines slow.
+
+    Example:
+      >>> _clean("E   x = 1\\r\\n│ y = 2    │  \\n  # z")
+      'x = 1\\ny = 2    \\nz'
+    """
     text = _ANSI.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
-    # An empty line has nothing to clean: skipping the call keeps a log of blank lines fast.
-    return "\n".join(_clean_line(line) if line else line for line in text.split("\n"))
+    return _LINE_BORDER.sub("", _LINE_PREFIX.sub("", text))
 
 
 def _class_names(block: str) -> list[str]:
@@ -313,9 +314,14 @@ def read_error(error: BaseException | str) -> list[ErrorBlock]:
         cleaned = _clean(error)
         # Each error starts at the start of its line: IPython writes "NameError    Traceback
         # (most recent call last)", so the class name belongs to the traceback that follows.
-        starts = [0]
+        # The search for the start of a match's line goes back to the previous match only, and
+        # keeps the line start it had where it finds none: back to the previous error's start,
+        # it went to the text's start on every match of a text with no newline (n * n steps).
+        starts, line, searched = [0], 0, 0
         for m in _CHAIN.finditer(cleaned):
-            starts.append(max(starts[-1], cleaned.rfind("\n", starts[-1], m.start()) + 1))
+            line = cleaned.rfind("\n", searched, m.start()) + 1 or line
+            searched = m.start()
+            starts.append(max(starts[-1], line))
         blocks = [cleaned[a:b] for a, b in zip(starts, [*starts[1:], len(cleaned)], strict=True)]
         found = [
             _text_block(block, traceback="Traceback (most recent call last)" in block[:300])
