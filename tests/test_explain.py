@@ -78,6 +78,23 @@ def _jit_method_leak() -> None:
     _use(summer.total)
 
 
+def _jit_method_leak_through_a_helper() -> None:
+    class Trainer:  # in a function: its methods' qualified names read ...<locals>.Trainer.step
+        def __init__(self):
+            self.w = jnp.ones(3)
+
+        def _update(self, x):
+            self.w = self.w * x
+
+        def step(self, x):
+            self._update(x)  # the leaked value is made in _update, not in the traced step
+            return x
+
+    trainer = Trainer()
+    jax.jit(trainer.step)(2.0)
+    _use(trainer.w)
+
+
 def _scan_leak() -> None:
     _use(_leak_from(lambda f: jax.lax.scan(lambda c, x: (f(c), x), 0.0, jnp.arange(3.0))))
 
@@ -472,6 +489,7 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "jit_leak": (_jit_leak, "global_counter"),
     "jit_leak_through_self": (_jit_leak_through_self, "global_counter"),
     "jit_method_leak": (_jit_method_leak, "leak_through_self"),
+    "jit_method_leak_through_a_helper": (_jit_method_leak_through_a_helper, "leak_through_self"),
     "scan_leak": (_scan_leak, "leak_from_loop_body"),
     "while_leak": (_while_leak, "leak_from_loop_body"),
     "fori_leak": (_fori_leak, "leak_from_loop_body"),
@@ -548,6 +566,8 @@ FORMS: dict[str, Callable[[BaseException], BaseException | str]] = {
     "type_and_message": lambda exc: f"{type(exc).__name__}: {exc}",
     "traceback": lambda exc: "".join(traceback.format_exception(exc)),
 }
+# The forms that carry the traceback's frames and the lines they ran.
+FORMS_WITH_FRAMES = ("exception", "traceback")
 
 
 @functools.cache
@@ -567,7 +587,7 @@ def _expected_topic(case: str, exc: BaseException) -> str:
         # JAX 0.4.35's leak checker does not say which transformation leaked, so the
         # loop cannot be known from its message; the jit page is the honest answer.
         return "global_counter"
-    if case == "jit_method_leak" and sys.version_info < (3, 11):
+    if case.startswith("jit_method_leak") and sys.version_info < (3, 11):
         # The method is known by its qualified name ("created on line f.py:5 (RunningSum.add)"),
         # which Python 3.11 brought (co_qualname); before, JAX names the function alone.
         return "global_counter"
@@ -895,6 +915,40 @@ def test_explain_sends_float_or_bool_of_a_leaked_tracer_to_the_leak_pages(
     assert explanation.error == type(exc).__name__
     if topic in ("global_counter", "leak_from_loop_body"):
         assert "not a setting that needs to be static" in explanation.cause
+
+
+def _float_of_what_a_method_left_on_its_object() -> None:
+    class Counter:  # in a function: its methods' qualified names read ...<locals>.Counter.bump
+        def bump(self, x):
+            self.last = x * 2.0
+            return x
+
+    counter = Counter()
+    jax.jit(lambda x: counter.bump(x))(1.0)  # jit traces the lambda; the method makes the value
+    float(counter.last)
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_explain_sends_a_leak_made_in_a_method_to_the_self_page_by_its_qualified_name(
+    form: str,
+) -> None:
+    with pytest.raises(jax.errors.ConcretizationTypeError) as info:
+        _float_of_what_a_method_left_on_its_object()
+    message = str(info.value)
+
+    explanation = jaxpurity.explain(FORMS[form](info.value))
+
+    if re.search(r"was created on line \S+ \([\w.<>]*\.Counter\.bump\)", message):
+        # JAX 0.4.35 says where the dead tracer was made, by the method's qualified name
+        # (Python 3.11+): a class's member, whatever function jit was tracing.
+        assert explanation.topic == "leak_through_self"
+    elif "DynamicJaxprTracer was created on line" in message or form in FORMS_WITH_FRAMES:
+        # JAX 0.10.2 on names only the traced function: the traceback shows a leak, whose
+        # holder the text does not name.
+        assert explanation.topic == "global_counter"
+        assert "leak_through_self" in explanation.see_also
+    else:
+        assert explanation.topic == "static_arguments"  # the message alone: a live float()
 
 
 def _float_of_grad_leak() -> None:

@@ -64,15 +64,14 @@ _OBJECT_ATTRIBUTE = (
     r"is referred to by <(?!(?:list|dict|tuple|set|frozenset|function|cell|frame|TracingEqn)\b)"
     r"\w+ \d+>\.\w"
 )
-# The function that leaked is a method: JAX names the traced function ("leaked was step"), then
-# where the leaked value was made, by its qualified name on Python 3.11+ ("(Model.step)",
-# "(main.<locals>.Model.step)"; a function nested in another reads "(main.<locals>.step)").
-# JAX 0.10.2 and 0.12.0.1 (live); JAX 0.2.19 on word the two lines so.
-_METHOD_LEAKED = (
-    r"leaked was (?P<traced>\w{1,100}) at \S{1,300} traced for \w{1,40}\.[ -]{0,80}"
-    r"The leaked intermediate value was created on line \S{1,300} "
-    r"\((?:[\w<>]{1,100}\.){0,10}\w{1,100}\.(?P=traced)\)"
-)
+# A method made the leaked value: JAX names where it was made by its qualified name on Python
+# 3.11+, and only a class's member has a name of two parts with no "<locals>" between them
+# ("(Model.step)", "(main.<locals>.Trainer._update)"; a function nested in another reads
+# "(main.<locals>.step)"). Whichever function was being traced (the method, a helper method it
+# called, a lambda calling the method), the method stored what it made on its object. The leak's
+# origin ("The leaked intermediate value was created on line", JAX 0.2.19 to 0.12.0.1), or a
+# dead tracer's ("This DynamicJaxprTracer was created on line", JAX 0.3.24 to 0.4.35); live.
+_METHOD_MADE = r"\bwas created on line \S{1,300} \((?:[\w<>]{1,100}\.){0,10}\w{1,100}\.\w{1,100}\)"
 _LEAKED_TRACE = (
     Wording(
         r"\bLeaked (?:trace|level|sublevel) \w",
@@ -184,7 +183,10 @@ CONVERSIONS_OF_LEAKED_TRACERS: tuple[KnownError, ...] = (
         "leak_from_grad_vmap", "a function under grad or vmap", _LEAK_FIX_GRAD, _GRAD_VMAP
     ),
     _leaked_tracer_conversion(
-        "leak_through_self", "a jitted method", _LEAK_FIX_SELF, _OBJECT_ATTRIBUTE
+        "leak_through_self",
+        "a jitted method",
+        _LEAK_FIX_SELF,
+        any_of(_OBJECT_ATTRIBUTE, _METHOD_MADE),
     ),
     replace(
         _leaked_tracer_conversion("global_counter", "a jitted function", _LEAK_FIX_GLOBAL),
@@ -238,7 +240,7 @@ UNEXPECTED_TRACERS_BY_HOLDER: tuple[KnownError, ...] = (
         "While jit traces a method, its values are tracers; one stored on an object that "
         "outlives the call is dead once the trace has ended.",
         _LEAK_FIX_SELF,
-        any_of(_OBJECT_ATTRIBUTE, _METHOD_LEAKED),
+        any_of(_OBJECT_ATTRIBUTE, _METHOD_MADE),
     ),
 )
 
