@@ -951,6 +951,55 @@ def test_explain_sends_a_leak_made_in_a_method_to_the_self_page_by_its_qualified
         assert explanation.topic == "static_arguments"  # the message alone: a live float()
 
 
+@functools.lru_cache(maxsize=8)
+def _rotary_table(n: int) -> jax.Array:
+    return jnp.sin(jnp.arange(n) / 10.0)  # a tracer when first called under jit; the cache keeps it
+
+
+def _leak_through_an_lru_cache() -> None:
+    _rotary_table.cache_clear()
+    jax.jit(lambda x: x * _rotary_table(x.shape[0]))(jnp.ones(4))
+    jax.jit(lambda x: x + _rotary_table(4))(jnp.ones(4))  # the first trace's tracer, cached
+
+
+def _leak_through_a_helper_into_a_list() -> None:
+    kept = []
+
+    def record(x):
+        kept.append(x * 2.0)  # made in record, which is never called again
+        return x
+
+    jax.jit(lambda x: record(x))(1.0)
+    _use(kept[0])
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_explain_sends_a_leak_from_a_function_called_back_to_the_cache_page(form: str) -> None:
+    with pytest.raises(jax.errors.UnexpectedTracerError) as info:
+        _leak_through_an_lru_cache()
+    assert re.search(r"created on line \S+ \(_rotary_table\)", str(info.value))
+
+    explanation = jaxpurity.explain(FORMS[form](info.value))
+
+    if form in FORMS_WITH_FRAMES:
+        # The traceback shows _rotary_table called after the trace that made the value ended,
+        # and not running: it handed back that trace's value, so it keeps what it computes.
+        assert (explanation.topic, explanation.see_also) == ("memoization_caches", ())
+    else:
+        # The message alone names where the value was made, not what kept it.
+        assert explanation.topic == "global_counter"
+        assert "memoization_caches" in explanation.see_also
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_explain_does_not_take_a_function_that_made_a_leak_for_a_cache(form: str) -> None:
+    with pytest.raises(jax.errors.UnexpectedTracerError) as info:
+        _leak_through_a_helper_into_a_list()
+    if sys.version_info >= (3, 11):
+        assert re.search(r"created on line \S+ \([\w.<>]*\.record\)", str(info.value))
+    assert jaxpurity.explain(FORMS[form](info.value)).topic == "global_counter"
+
+
 def _float_of_grad_leak() -> None:
     float(_leak_from(lambda f: jax.grad(f)(1.0)))
 

@@ -143,6 +143,18 @@
     return blocks.reverse().filter((b) => b.text);
   }
 
+  // _explain.py's _call_of: a call of the function `name` (`name(`, not `obj.name(`).
+  const callOf = (name) => regex("(?<![\\w.])" + name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "\\(");
+
+  // _explain.py's _called_back: the function that `when` names in its group `called` (if any)
+  // is called in a line the traceback shows, and is not running.
+  const calledBack = (found, block) => {
+    const name = found.groups?.called;
+    if (name === undefined) return true;
+    if (block.frames === null || block.frames.some((f) => f[1] === name)) return false;
+    return block.code.some((line) => callOf(name).test(line));
+  };
+
   function make(knowledge) {
     const distinctive = new Set(knowledge.distinctive);
     const has = (wording, block) => {
@@ -151,7 +163,10 @@
     };
     const holds = (known, block) => {
       if (known.no_error && block.names.length) return false;
-      if (known.when !== null && !regex(known.when).test(block.text)) return false;
+      if (known.when !== null) {
+        const found = regex(known.when).exec(block.text);
+        if (!found || !calledBack(found, block)) return false;
+      }
       if (known.raised_in !== null && (block.raised === null || !regex(known.raised_in).test(block.raised)))
         return false;
       return known.unless === null || !regex(known.unless).test(block.text);
@@ -182,9 +197,7 @@
       const name = traced.groups.name;
       const sameFile = block.frames.filter((f) => basename(f[0]) === file);
       if (!sameFile.length || sameFile.some((f) => f[1] === name)) return false;
-      const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      const call = new RegExp("(?<![\\w.])" + escaped + "\\(");
-      return name.startsWith("<") || !block.code.some((line) => call.test(line));
+      return name.startsWith("<") || !block.code.some((line) => callOf(name).test(line));
     };
     const aboutLeaks = knowledge.entries.filter((k) => k.leaked);
     const others = knowledge.entries.filter((k) => !k.leaked);

@@ -112,8 +112,8 @@ class ErrorBlock:
         block), whitespace collapsed to single spaces.
       squeezed: ``text`` with no whitespace at all.
       frames: The traceback's frames, or None when no traceback is known.
-      code: For pasted text, the source lines the traceback shows under its
-        frames.
+      code: The source lines the traceback shows under its frames (for an
+        exception, read from its files), the ones it shows at all.
       raised: The code that raised it: the innermost frame outside JAX's error
         machinery, as ``"path in function"``, with the source line it ran on a
         second line where known; None when no traceback is known.
@@ -251,22 +251,23 @@ def _ipython_frames(block: str) -> list[tuple[str, str, str]]:
 
 def _exception_frames(
     tb: types.TracebackType | None,
-) -> tuple[list[Frame] | None, str | None]:
-    """An exception's frames, and the code that raised it (see :attr:`ErrorBlock.raised`)."""
+) -> tuple[list[Frame] | None, list[str], str | None]:
+    """An exception's frames, the source lines they ran, and the code that raised it.
+
+    As a printed traceback shows them (see :attr:`ErrorBlock.code` and
+    :attr:`ErrorBlock.raised`); no frames (None) without a traceback.
+    """
     if tb is None:
-        return None, None
+        return None, [], None
     frames: list[Frame] = []
-    lines: list[int] = []
+    ran: list[str] = []
     while tb is not None:
         code = tb.tb_frame.f_code
         frames.append((code.co_filename, code.co_name, code.co_firstlineno))
-        lines.append(tb.tb_lineno)
+        ran.append(linecache.getline(code.co_filename, tb.tb_lineno).strip())
         tb = tb.tb_next
-    for (path, function, _), line in zip(reversed(frames), reversed(lines), strict=True):
-        if not _JAX_MACHINERY.search(path):
-            ran = linecache.getline(path, line).strip()
-            return frames, _raising([(path, function, ran)])
-    return frames, None
+    lines = [(path, function, line) for (path, function, _), line in zip(frames, ran, strict=True)]
+    return frames, [line for line in ran if line], _raising(lines)
 
 
 def _stack_frames() -> list[Frame]:
@@ -337,11 +338,11 @@ def read_error(error: BaseException | str) -> list[ErrorBlock]:
     while current is not None and id(current) not in seen:
         seen.add(id(current))
         names = [cls.__name__ for cls in type(current).__mro__]
-        frames, raised = _exception_frames(current.__traceback__)
+        frames, code, raised = _exception_frames(current.__traceback__)
         if frames is None and current is error:
             frames = _stack_frames()
         if names[0] != _JAX_FRAMES_NOTE:
-            chain.append(ErrorBlock.of(names, _message(current), frames, None, raised))
+            chain.append(ErrorBlock.of(names, _message(current), frames, code, raised))
         current = current.__cause__ or (
             None if current.__suppress_context__ else current.__context__
         )

@@ -59,6 +59,15 @@ _GRAD_VMAP = any_of(
 _CACHE = any_of(
     r"_lru_cache_wrapper", r"\bfunctools\.(?:lru_)?cache\b", r"is referred to by \S*?(?:cache|memo)"
 )
+# Or the function that made the leaked value ("created on line cache.py:3 (rope_table)", JAX
+# 0.2.19 to 0.12.0.1; "This DynamicJaxprTracer was created on line", 0.3.24 to 0.4.35) is called
+# back in the traceback: a line it shows calls it, and it is not running. It returned a value
+# made in a trace that had ended, so it keeps what it computes: functools.lru_cache, or a memo
+# of its own. (Named from its qualified name's last part; a cached method called as
+# self.table() is not seen.) Live: JAX 0.4.35 and 0.12.0.1.
+_CACHED_ORIGIN = (
+    r"\bwas created on line \S{1,300} \((?:[\w<>]{1,100}\.){0,10}(?P<called>\w{1,100})\)"
+)
 # The leak checker's chain reaches an attribute of an object: "<Model 1407...>.last".
 _OBJECT_ATTRIBUTE = (
     r"is referred to by <(?!(?:list|dict|tuple|set|frozenset|function|cell|frame|TracingEqn)\b)"
@@ -177,6 +186,9 @@ _NNX_TRACE_LEVEL = Wording(
 CONVERSIONS_OF_LEAKED_TRACERS: tuple[KnownError, ...] = (
     _leaked_tracer_conversion("memoization_caches", "a cached function", _LEAK_FIX_CACHE, _CACHE),
     _leaked_tracer_conversion(
+        "memoization_caches", "a cached function", _LEAK_FIX_CACHE, _CACHED_ORIGIN
+    ),
+    _leaked_tracer_conversion(
         "leak_from_loop_body", "a scan, while_loop or fori_loop body", _LEAK_FIX_LOOP, _LOOP
     ),
     _leaked_tracer_conversion(
@@ -206,14 +218,17 @@ UNEXPECTED_TRACERS_BY_HOLDER: tuple[KnownError, ...] = (
         "instead of jax.* ones, or move the JAX transform outside hk.transform.",
         _HAIKU,
     ),
-    unexpected_tracer(
-        "memoization_caches",
-        "A cache (functools.lru_cache, a dict) kept a value computed while tracing, and "
-        "later code used it.",
-        "The cache outlives the trace, so it hands back a tracer that belonged to a trace "
-        "that has ended.",
-        _LEAK_FIX_CACHE,
-        _CACHE,
+    *(
+        unexpected_tracer(
+            "memoization_caches",
+            "A cache (functools.lru_cache, a dict) kept a value computed while tracing, and "
+            "later code used it.",
+            "The cache outlives the trace, so it hands back a tracer that belonged to a trace "
+            "that has ended.",
+            _LEAK_FIX_CACHE,
+            kept_by,
+        )
+        for kept_by in (_CACHE, _CACHED_ORIGIN)
     ),
     unexpected_tracer(
         "leak_from_loop_body",
