@@ -199,6 +199,20 @@ def _traced_constant_float() -> None:
     jax.jit(_float_of_constant)(1.0)
 
 
+def _float_in_a_jitted_step() -> None:
+    @jax.jit
+    def step(params, x):
+        loss = jnp.sum(params * x)
+        print("loss:", float(loss))  # JAX: it "depends on the values of the arguments params and x"
+        return params - 0.1 * loss
+
+    step(jnp.ones(3), jnp.ones(3))
+
+
+def _float_of_a_traced_setting() -> None:
+    jax.jit(lambda x, num_steps: x * float(num_steps))(1.0, 3)
+
+
 def _retrace() -> None:
     counted = jax.jit(jaxpurity.count_traces(lambda x: x * 2, max_traces=1))
     counted(jnp.ones(2))
@@ -508,8 +522,10 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "list_index": (_list_index, "python_control_flow"),
     "numpy_call": (_numpy_call, "python_control_flow"),
     "traced_size": (_traced_size, "static_arguments"),
-    "traced_float": (_traced_float, "static_arguments"),
-    "traced_constant_float": (_traced_constant_float, "static_arguments"),
+    "traced_float": (_traced_float, "python_control_flow"),
+    "traced_constant_float": (_traced_constant_float, "python_control_flow"),
+    "float_in_a_jitted_step": (_float_in_a_jitted_step, "python_control_flow"),
+    "float_of_a_traced_setting": (_float_of_a_traced_setting, "static_arguments"),
     "retrace": (_retrace, "static_arguments"),
     "traced_shape": (_traced_shape, "static_arguments"),
     "non_hashable_static": (_non_hashable_static, "static_objects"),
@@ -907,7 +923,7 @@ def test_explain_sends_float_or_bool_of_a_leaked_tracer_to_the_leak_pages(
     # only a traceback shows that the traced function is not running.
     said = "DynamicJaxprTracer was created on line" in message
     if form in ("message", "type_and_message") and not said:
-        topic = "python_control_flow" if "boolean conversion" in message else "static_arguments"
+        topic = "python_control_flow"  # float() or bool() of a value jit traces
 
     explanation = jaxpurity.explain(FORMS[form](exc))
 
@@ -948,7 +964,7 @@ def test_explain_sends_a_leak_made_in_a_method_to_the_self_page_by_its_qualified
         assert explanation.topic == "global_counter"
         assert "leak_through_self" in explanation.see_also
     else:
-        assert explanation.topic == "static_arguments"  # the message alone: a live float()
+        assert explanation.topic == "python_control_flow"  # the message alone: a live float()
 
 
 @functools.lru_cache(maxsize=8)
