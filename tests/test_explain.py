@@ -95,6 +95,18 @@ def _jit_method_leak_through_a_helper() -> None:
     _use(trainer.w)
 
 
+def _jit_on_a_method() -> None:
+    class Model:
+        def __init__(self):
+            self.scale = 2.0
+
+        @jax.jit
+        def apply(self, x):  # jit traces self, the first argument
+            return self.scale * x
+
+    Model().apply(1.0)
+
+
 def _scan_leak() -> None:
     _use(_leak_from(lambda f: jax.lax.scan(lambda c, x: (f(c), x), 0.0, jnp.arange(3.0))))
 
@@ -504,6 +516,7 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "jit_leak_through_self": (_jit_leak_through_self, "global_counter"),
     "jit_method_leak": (_jit_method_leak, "leak_through_self"),
     "jit_method_leak_through_a_helper": (_jit_method_leak_through_a_helper, "leak_through_self"),
+    "jit_on_a_method": (_jit_on_a_method, "leak_through_self"),
     "scan_leak": (_scan_leak, "leak_from_loop_body"),
     "while_leak": (_while_leak, "leak_from_loop_body"),
     "fori_leak": (_fori_leak, "leak_from_loop_body"),
@@ -1014,6 +1027,15 @@ def test_explain_does_not_take_a_function_that_made_a_leak_for_a_cache(form: str
     if sys.version_info >= (3, 11):
         assert re.search(r"created on line \S+ \([\w.<>]*\.record\)", str(info.value))
     assert jaxpurity.explain(FORMS[form](info.value)).topic == "global_counter"
+
+
+def test_explain_leaves_the_cause_of_a_traced_self_alone_as_jax_numpy_s_words() -> None:
+    with pytest.raises(TypeError, match=r"at path self\.") as info:
+        _jit_on_a_method()
+    cause = info.value.__cause__
+    assert "does not have a dtype attribute" in str(cause)
+    # jnp.sin(obj) raises the same words: alone they do not say that the object was self.
+    assert not jaxpurity.explain(f"TypeError: {cause}").recognised
 
 
 def _float_of_grad_leak() -> None:

@@ -19,6 +19,7 @@ from jaxpurity.explainer.known_errors._shared import (
     INDEX,
     NEEDS_A_NUMBER,
     NEEDS_A_NUMBER_ERRORS,
+    NOT_AN_ARRAY,
     NOT_AN_INTEGER,
     SHAPE_WITHOUT_TRACER,
     SHAPES,
@@ -56,11 +57,7 @@ _SIZED_BY_DATA_ERROR = Wording(
 )
 # jit given an argument that is not an array, nor a pytree of arrays, and not static.
 _NOT_AN_ARRAY = (
-    Wording(
-        r"Error interpreting argument to .{1,300}? as an abstract array",
-        "JAX 0.4.35, 0.10.2, 0.12.0.1 (live); pasted in jax-ml/jax#23860 (2024)",
-        regex=True,
-    ),
+    NOT_AN_ARRAY,
     Wording(
         r"of type <class '[\w.]{1,200}'> is not a valid JAX type",
         "JAX before 0.4.30: pasted in jax-ml/jax#13914 (2023)",

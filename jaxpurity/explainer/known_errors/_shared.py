@@ -28,6 +28,7 @@ __all__ = [
     "INDEX",
     "NEEDS_A_NUMBER",
     "NEEDS_A_NUMBER_ERRORS",
+    "NOT_AN_ARRAY",
     "NOT_AN_INTEGER",
     "SHAPES",
     "SHAPE_WITHOUT_TRACER",
@@ -188,6 +189,13 @@ NEEDS_A_NUMBER_ERRORS = (
     "TracerBoolConversionError",
     "TracerIntegerConversionError",
     "TypeError",
+)
+# jit given an argument that is not an array, nor a pytree of arrays, and not static: a string,
+# a function (static_arguments), a method's `self` (leak_through_self).
+NOT_AN_ARRAY = Wording(
+    r"Error interpreting argument to .{1,300}? as an abstract array",
+    "JAX 0.4.35, 0.10.2, 0.12.0.1 (live); pasted in jax-ml/jax#23860 (2024)",
+    regex=True,
 )
 # UnexpectedTracerError, whoever held the tracer.
 UNEXPECTED = (

@@ -20,6 +20,7 @@ from jaxpurity.explainer.known_errors._shared import (
     CONCRETE,
     CONVERSION,
     INDEX,
+    NOT_AN_ARRAY,
     KnownError,
     Wording,
     any_of,
@@ -31,6 +32,7 @@ __all__ = [
     "CONVERSIONS_UNDER_GRAD_OR_VMAP",
     "FLAX_MODULE_STATE",
     "LEAK_CHECKER",
+    "SELF_TRACED_BY_JIT",
     "UNEXPECTED_TRACERS_ANYWHERE",
     "UNEXPECTED_TRACERS_BY_HOLDER",
 ]
@@ -332,5 +334,34 @@ CONVERSIONS_UNDER_GRAD_OR_VMAP: tuple[KnownError, ...] = (
         "one saved outside the function stays a tracer after the transformation returns: it "
         "has a shape and a dtype but no value to convert.",
         fix=f"{_LEAK_FIX_GRAD} To print a value inside the function, use jax.debug.print.",
+    ),
+)
+
+#: jit on a method, tracing `self`.
+SELF_TRACED_BY_JIT: tuple[KnownError, ...] = (
+    # A method decorated with @jax.jit (or jax.jit(Model.apply)) gets the object as its first
+    # argument, and jit traces it: "Error interpreting argument to <function Model.apply at ...>
+    # as an abstract array. The problematic value is of type <class '__main__.Model'> and was
+    # passed to the function at path self." (JAX 0.4.35 and 0.12.0.1, live; its cause reads
+    # "Cannot interpret value of type <class '__main__.Model'> as an abstract array; it does not
+    # have a dtype attribute", which an object handed to jax.numpy raises too: only the path
+    # says that it is `self`). This page starts from the recipe that marks self static, and
+    # shows what it costs and the fixes that hold.
+    KnownError(
+        errors=("TypeError",),
+        topic="leak_through_self",
+        wordings=(NOT_AN_ARRAY,),
+        when=r"\bat path self\.(?!\w)",
+        scenario="A method jitted with jax.jit (@jax.jit on the method, or "
+        "jax.jit(Model.apply)) was called, and jit tried to trace `self`, the object, as an "
+        "array argument.",
+        cause="jit traces every argument not marked static, `self` too, as an array or a "
+        "pytree of arrays; a plain Python object is neither, so jit cannot make a tracer for "
+        "it.",
+        fix="Mark self static (functools.partial(jax.jit, static_argnums=0)) only for an "
+        "object that never changes: jit hashes it by identity and keeps the program of its "
+        "first values, and a method that assigns to self then leaks tracers. Better, make "
+        "the object a pytree (jaxpurity.dataclass) so that self is traced, and return a new "
+        "object instead of assigning to self.",
     ),
 )
