@@ -78,6 +78,35 @@ def _jit_method_leak() -> None:
     _use(summer.total)
 
 
+def _jit_method_leak_through_a_helper() -> None:
+    class Trainer:  # in a function: its methods' qualified names read ...<locals>.Trainer.step
+        def __init__(self):
+            self.w = jnp.ones(3)
+
+        def _update(self, x):
+            self.w = self.w * x
+
+        def step(self, x):
+            self._update(x)  # the leaked value is made in _update, not in the traced step
+            return x
+
+    trainer = Trainer()
+    jax.jit(trainer.step)(2.0)
+    _use(trainer.w)
+
+
+def _jit_on_a_method() -> None:
+    class Model:
+        def __init__(self):
+            self.scale = 2.0
+
+        @jax.jit
+        def apply(self, x):  # jit traces self, the first argument
+            return self.scale * x
+
+    Model().apply(1.0)
+
+
 def _scan_leak() -> None:
     _use(_leak_from(lambda f: jax.lax.scan(lambda c, x: (f(c), x), 0.0, jnp.arange(3.0))))
 
@@ -180,6 +209,20 @@ def _float_of_constant(x: jax.Array) -> jax.Array:
 
 def _traced_constant_float() -> None:
     jax.jit(_float_of_constant)(1.0)
+
+
+def _float_in_a_jitted_step() -> None:
+    @jax.jit
+    def step(params, x):
+        loss = jnp.sum(params * x)
+        print("loss:", float(loss))  # JAX: it "depends on the values of the arguments params and x"
+        return params - 0.1 * loss
+
+    step(jnp.ones(3), jnp.ones(3))
+
+
+def _float_of_a_traced_setting() -> None:
+    jax.jit(lambda x, num_steps: x * float(num_steps))(1.0, 3)
 
 
 def _retrace() -> None:
@@ -472,6 +515,8 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "jit_leak": (_jit_leak, "global_counter"),
     "jit_leak_through_self": (_jit_leak_through_self, "global_counter"),
     "jit_method_leak": (_jit_method_leak, "leak_through_self"),
+    "jit_method_leak_through_a_helper": (_jit_method_leak_through_a_helper, "leak_through_self"),
+    "jit_on_a_method": (_jit_on_a_method, "leak_through_self"),
     "scan_leak": (_scan_leak, "leak_from_loop_body"),
     "while_leak": (_while_leak, "leak_from_loop_body"),
     "fori_leak": (_fori_leak, "leak_from_loop_body"),
@@ -490,8 +535,10 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "list_index": (_list_index, "python_control_flow"),
     "numpy_call": (_numpy_call, "python_control_flow"),
     "traced_size": (_traced_size, "static_arguments"),
-    "traced_float": (_traced_float, "static_arguments"),
-    "traced_constant_float": (_traced_constant_float, "static_arguments"),
+    "traced_float": (_traced_float, "python_control_flow"),
+    "traced_constant_float": (_traced_constant_float, "python_control_flow"),
+    "float_in_a_jitted_step": (_float_in_a_jitted_step, "python_control_flow"),
+    "float_of_a_traced_setting": (_float_of_a_traced_setting, "static_arguments"),
     "retrace": (_retrace, "static_arguments"),
     "traced_shape": (_traced_shape, "static_arguments"),
     "non_hashable_static": (_non_hashable_static, "static_objects"),
@@ -548,6 +595,8 @@ FORMS: dict[str, Callable[[BaseException], BaseException | str]] = {
     "type_and_message": lambda exc: f"{type(exc).__name__}: {exc}",
     "traceback": lambda exc: "".join(traceback.format_exception(exc)),
 }
+# The forms that carry the traceback's frames and the lines they ran.
+FORMS_WITH_FRAMES = ("exception", "traceback")
 
 
 @functools.cache
@@ -567,7 +616,7 @@ def _expected_topic(case: str, exc: BaseException) -> str:
         # JAX 0.4.35's leak checker does not say which transformation leaked, so the
         # loop cannot be known from its message; the jit page is the honest answer.
         return "global_counter"
-    if case == "jit_method_leak" and sys.version_info < (3, 11):
+    if case.startswith("jit_method_leak") and sys.version_info < (3, 11):
         # The method is known by its qualified name ("created on line f.py:5 (RunningSum.add)"),
         # which Python 3.11 brought (co_qualname); before, JAX names the function alone.
         return "global_counter"
@@ -887,7 +936,7 @@ def test_explain_sends_float_or_bool_of_a_leaked_tracer_to_the_leak_pages(
     # only a traceback shows that the traced function is not running.
     said = "DynamicJaxprTracer was created on line" in message
     if form in ("message", "type_and_message") and not said:
-        topic = "python_control_flow" if "boolean conversion" in message else "static_arguments"
+        topic = "python_control_flow"  # float() or bool() of a value jit traces
 
     explanation = jaxpurity.explain(FORMS[form](exc))
 
@@ -895,6 +944,98 @@ def test_explain_sends_float_or_bool_of_a_leaked_tracer_to_the_leak_pages(
     assert explanation.error == type(exc).__name__
     if topic in ("global_counter", "leak_from_loop_body"):
         assert "not a setting that needs to be static" in explanation.cause
+
+
+def _float_of_what_a_method_left_on_its_object() -> None:
+    class Counter:  # in a function: its methods' qualified names read ...<locals>.Counter.bump
+        def bump(self, x):
+            self.last = x * 2.0
+            return x
+
+    counter = Counter()
+    jax.jit(lambda x: counter.bump(x))(1.0)  # jit traces the lambda; the method makes the value
+    float(counter.last)
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_explain_sends_a_leak_made_in_a_method_to_the_self_page_by_its_qualified_name(
+    form: str,
+) -> None:
+    with pytest.raises(jax.errors.ConcretizationTypeError) as info:
+        _float_of_what_a_method_left_on_its_object()
+    message = str(info.value)
+
+    explanation = jaxpurity.explain(FORMS[form](info.value))
+
+    if re.search(r"was created on line \S+ \([\w.<>]*\.Counter\.bump\)", message):
+        # JAX 0.4.35 says where the dead tracer was made, by the method's qualified name
+        # (Python 3.11+): a class's member, whatever function jit was tracing.
+        assert explanation.topic == "leak_through_self"
+    elif "DynamicJaxprTracer was created on line" in message or form in FORMS_WITH_FRAMES:
+        # JAX 0.10.2 on names only the traced function: the traceback shows a leak, whose
+        # holder the text does not name.
+        assert explanation.topic == "global_counter"
+        assert "leak_through_self" in explanation.see_also
+    else:
+        assert explanation.topic == "python_control_flow"  # the message alone: a live float()
+
+
+@functools.lru_cache(maxsize=8)
+def _rotary_table(n: int) -> jax.Array:
+    return jnp.sin(jnp.arange(n) / 10.0)  # a tracer when first called under jit; the cache keeps it
+
+
+def _leak_through_an_lru_cache() -> None:
+    _rotary_table.cache_clear()
+    jax.jit(lambda x: x * _rotary_table(x.shape[0]))(jnp.ones(4))
+    jax.jit(lambda x: x + _rotary_table(4))(jnp.ones(4))  # the first trace's tracer, cached
+
+
+def _leak_through_a_helper_into_a_list() -> None:
+    kept = []
+
+    def record(x):
+        kept.append(x * 2.0)  # made in record, which is never called again
+        return x
+
+    jax.jit(lambda x: record(x))(1.0)
+    _use(kept[0])
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_explain_sends_a_leak_from_a_function_called_back_to_the_cache_page(form: str) -> None:
+    with pytest.raises(jax.errors.UnexpectedTracerError) as info:
+        _leak_through_an_lru_cache()
+    assert re.search(r"created on line \S+ \(_rotary_table\)", str(info.value))
+
+    explanation = jaxpurity.explain(FORMS[form](info.value))
+
+    if form in FORMS_WITH_FRAMES:
+        # The traceback shows _rotary_table called after the trace that made the value ended,
+        # and not running: it handed back that trace's value, so it keeps what it computes.
+        assert (explanation.topic, explanation.see_also) == ("memoization_caches", ())
+    else:
+        # The message alone names where the value was made, not what kept it.
+        assert explanation.topic == "global_counter"
+        assert "memoization_caches" in explanation.see_also
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_explain_does_not_take_a_function_that_made_a_leak_for_a_cache(form: str) -> None:
+    with pytest.raises(jax.errors.UnexpectedTracerError) as info:
+        _leak_through_a_helper_into_a_list()
+    if sys.version_info >= (3, 11):
+        assert re.search(r"created on line \S+ \([\w.<>]*\.record\)", str(info.value))
+    assert jaxpurity.explain(FORMS[form](info.value)).topic == "global_counter"
+
+
+def test_explain_leaves_the_cause_of_a_traced_self_alone_as_jax_numpy_s_words() -> None:
+    with pytest.raises(TypeError, match=r"at path self\.") as info:
+        _jit_on_a_method()
+    cause = info.value.__cause__
+    assert "does not have a dtype attribute" in str(cause)
+    # jnp.sin(obj) raises the same words: alone they do not say that the object was self.
+    assert not jaxpurity.explain(f"TypeError: {cause}").recognised
 
 
 def _float_of_grad_leak() -> None:

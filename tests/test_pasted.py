@@ -101,6 +101,28 @@ def test_hostile_input_is_read_without_error(text):
     assert not jaxpurity.explain(text).recognised
 
 
+_OUTPUT = "epoch 3 step 1700/5000 loss 0.4127 accuracy 0.8812\n"
+
+
+# A CI log: the traceback, then what the job printed after it. These took n * n steps (20,000
+# lines of one space: 14 s; 100,000: minutes) until the note's "^\s*" stopped at its line end.
+@pytest.mark.parametrize(
+    "log",
+    [
+        TRACEBACK + " \n" * 100_000,
+        TRACEBACK + "\n" * 100_000,
+        TRACEBACK + "\t\n" * 100_000,
+        TRACEBACK + _OUTPUT * 20_000,
+        TRACEBACK + _OUTPUT * 10_000 + TRACEBACK + _OUTPUT * 10_000,
+        "Traceback (most recent call last) " * 30_000 + "\n" + TRACEBACK,
+    ],
+    ids=["space lines", "empty lines", "tab lines", "output", "output between", "headers"],
+)
+def test_a_traceback_followed_by_a_long_log_is_read(log):
+    explanation = jaxpurity.explain(log)
+    assert (explanation.topic, explanation.error) == (TOPIC, "TracerBoolConversionError")
+
+
 def test_jax_hidden_frames_note_is_not_an_error_of_the_chain():
     # Python 3.10 users paste JAX's SimplifiedTraceback as the cause of the real error.
     pasted = (

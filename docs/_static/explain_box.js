@@ -38,11 +38,19 @@
     return regexCache.get(pattern);
   };
 
+  // Python's line.rstrip(" \t"). Not line.replace(/[ \t]+$/, ""): that tries again from every
+  // blank of a run that a word ends, so one line of 200,000 spaces and a word took 29 s.
+  function trimEnd(line) {
+    let end = line.length;
+    while (end > 0 && (line[end - 1] === " " || line[end - 1] === "\t")) end -= 1;
+    return line.slice(0, end);
+  }
+
   function cleanLine(line) {
     const stripped = line.replace(/^[ \t]+/, "");
     const prefix = LINE_PREFIX.exec(stripped);
     if (prefix) line = stripped.slice(prefix[0].length);
-    const trimmed = line.replace(/[ \t]+$/, "");
+    const trimmed = trimEnd(line);
     return trimmed && BORDERS.includes(trimmed.slice(-1)) ? trimmed.slice(0, -1) : line;
   }
 
@@ -107,22 +115,45 @@
     return lines;
   }
 
+  // _pasted.py's _JAX_FRAMES_NOTE_LINE: JAX's note that it hid its own frames, which Python
+  // 3.10 chains as the cause of the error JAX raises, is no error of the chain.
+  const FRAMES_NOTE = /^(?:jax\.errors\.)?SimplifiedTraceback:/;
+  const framesNote = (block) => block.split("\n").some((line) => FRAMES_NOTE.test(line.trimStart()));
+
   function readError(text) {
     const cleaned = clean(text);
     const starts = [0];
+    // As in _pasted.py, the search for the start of a match's line goes back to the previous
+    // match only (an unbounded lastIndexOf went back to the text's last newline every time:
+    // n * n steps for traceback headers on one line).
+    let line = 0;
+    let searched = 0;
     for (const m of cleaned.matchAll(CHAIN)) {
-      const previous = starts[starts.length - 1];
-      const newline = cleaned.lastIndexOf("\n", m.index - 1);
-      starts.push(Math.max(previous, newline >= previous ? newline + 1 : previous));
+      const newline = cleaned.slice(searched, m.index).lastIndexOf("\n");
+      if (newline >= 0) line = searched + newline + 1;
+      searched = m.index;
+      starts.push(Math.max(starts[starts.length - 1], line));
     }
     const blocks = [];
     for (let i = 0; i < starts.length; i++) {
       const block = cleaned.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : undefined);
       const stripped = block.trim();
-      if (stripped && !CHAIN_WHOLE.test(stripped)) blocks.push(textBlock(block));
+      if (stripped && !CHAIN_WHOLE.test(stripped) && !framesNote(block)) blocks.push(textBlock(block));
     }
     return blocks.reverse().filter((b) => b.text);
   }
+
+  // _explain.py's _call_of: a call of the function `name` (`name(`, not `obj.name(`).
+  const callOf = (name) => regex("(?<![\\w.])" + name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "\\(");
+
+  // _explain.py's _called_back: the function that `when` names in its group `called` (if any)
+  // is called in a line the traceback shows, and is not running.
+  const calledBack = (found, block) => {
+    const name = found.groups?.called;
+    if (name === undefined) return true;
+    if (block.frames === null || block.frames.some((f) => f[1] === name)) return false;
+    return block.code.some((line) => callOf(name).test(line));
+  };
 
   function make(knowledge) {
     const distinctive = new Set(knowledge.distinctive);
@@ -132,7 +163,10 @@
     };
     const holds = (known, block) => {
       if (known.no_error && block.names.length) return false;
-      if (known.when !== null && !regex(known.when).test(block.text)) return false;
+      if (known.when !== null) {
+        const found = regex(known.when).exec(block.text);
+        if (!found || !calledBack(found, block)) return false;
+      }
       if (known.raised_in !== null && (block.raised === null || !regex(known.raised_in).test(block.raised)))
         return false;
       return known.unless === null || !regex(known.unless).test(block.text);
@@ -163,9 +197,7 @@
       const name = traced.groups.name;
       const sameFile = block.frames.filter((f) => basename(f[0]) === file);
       if (!sameFile.length || sameFile.some((f) => f[1] === name)) return false;
-      const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      const call = new RegExp("(?<![\\w.])" + escaped + "\\(");
-      return name.startsWith("<") || !block.code.some((line) => call.test(line));
+      return name.startsWith("<") || !block.code.some((line) => callOf(name).test(line));
     };
     const aboutLeaks = knowledge.entries.filter((k) => k.leaked);
     const others = knowledge.entries.filter((k) => !k.leaked);

@@ -204,12 +204,35 @@ def _has(wording: Wording, block: ErrorBlock) -> bool:
     return True
 
 
+@functools.cache
+def _call_of(name: str) -> re.Pattern[str]:
+    """A call of the function ``name`` in a line of code (``name(``, not ``obj.name(``)."""
+    return re.compile(rf"(?<![\w.]){re.escape(name)}\(")
+
+
+def _called_back(found: re.Match[str], block: ErrorBlock) -> bool:
+    """Whether the function that ``when`` names in its group ``called`` (if any) was called
+    back: a line the traceback shows calls it, and it is not running.
+
+    Then it returned, after the trace it was named by, what that trace had made: it keeps
+    what it computes, as a cache does.
+    """
+    name = found.groupdict().get("called")
+    if name is None:
+        return True
+    if block.frames is None or any(function == name for _, function, _ in block.frames):
+        return False
+    return any(_call_of(name).search(line) for line in block.code)
+
+
 def _holds(known: KnownError, block: ErrorBlock) -> bool:
     """Whether the entry's conditions hold for the error (its wording aside)."""
     if known.no_error and block.names:
         return False
-    if known.when is not None and _regex(known.when).search(block.text) is None:
-        return False
+    if known.when is not None:
+        found = _regex(known.when).search(block.text)
+        if found is None or not _called_back(found, block):
+            return False
     if known.raised_in is not None and (
         block.raised is None or _regex(known.raised_in).search(block.raised) is None
     ):
@@ -265,8 +288,7 @@ def _on_leaked_tracer(block: ErrorBlock) -> bool:
         return not any(first == line for _, _, first in same_file)
     if not same_file or any(f_name == name for _, f_name, _ in same_file):
         return False
-    call = re.compile(rf"(?<![\w.]){re.escape(name)}\(")
-    return name.startswith("<") or not any(call.search(code) for code in block.code)
+    return name.startswith("<") or not any(_call_of(name).search(line) for line in block.code)
 
 
 _ABOUT_LEAKS = [k for k in KNOWN_ERRORS if k.leaked]

@@ -27,16 +27,19 @@ __all__ = ["ErrorBlock", "Frame", "read_error", "squeeze"]
 Frame = tuple[str, str, "int | None"]
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
-# What tools put in front of each line: pytest's "E   ", a comment's "# ", a quote's "> ",
-# Rich's box borders; and Rich's border at the end of a line.
-_LINE_PREFIX = re.compile(r"(?:E[ \t]+|#+[ \t]?|>[ \t]?|[│┃║|][ \t]?)")
-_BORDERS = "│┃║"
-_BORDER_ENDS = tuple(_BORDERS)
+# What tools put in front of each line, with the indentation before it: pytest's "E   ", a
+# comment's "# ", a quote's "> ", Rich's box borders; and Rich's border at the end of a line,
+# with the blanks after it. Neither can run past its line, and a prefix starts with no blank,
+# so the blanks before one are read once: each pass over the text is linear in it.
+_LINE_PREFIX = re.compile(r"^[ \t]*(?:E[ \t]+|#+[ \t]?|>[ \t]?|[│┃║|][ \t]?)", re.M)
+_LINE_BORDER = re.compile(r"[│┃║][ \t]*$", re.M)
 # The lines that separate the errors of a chain, and start a traceback.
 # Not an error: on Python 3.10 JAX chains this note, that it hid its own frames, as the cause
 # of the error it raises (Python 3.11+ gets an exception note instead).
+# Whitespace before it, but not a newline: from each line start, "\s*" ran on over every blank
+# line after it, so a traceback followed by n blank lines cost n * n steps (20,000: 14 s).
 _JAX_FRAMES_NOTE = "SimplifiedTraceback"
-_JAX_FRAMES_NOTE_LINE = re.compile(rf"^\s*(?:jax\.errors\.)?{_JAX_FRAMES_NOTE}:", re.M)
+_JAX_FRAMES_NOTE_LINE = re.compile(rf"^[^\S\n]*(?:jax\.errors\.)?{_JAX_FRAMES_NOTE}:", re.M)
 
 _CHAIN = re.compile(
     r"The above exception was the direct cause of the following exception:"
@@ -109,8 +112,8 @@ class ErrorBlock:
         block), whitespace collapsed to single spaces.
       squeezed: ``text`` with no whitespace at all.
       frames: The traceback's frames, or None when no traceback is known.
-      code: For pasted text, the source lines the traceback shows under its
-        frames.
+      code: The source lines the traceback shows under its frames (for an
+        exception, read from its files), the ones it shows at all.
       raised: The code that raised it: the innermost frame outside JAX's error
         machinery, as ``"path in function"``, with the source line it ran on a
         second line where known; None when no traceback is known.
@@ -164,21 +167,19 @@ def _raising(lines: list[tuple[str, str, str]]) -> str | None:
     return None
 
 
-def _clean_line(line: str) -> str:
-    """The line without a tool's prefix (and the indentation before it) or Rich's border."""
-    stripped = line.lstrip(" \t")
-    prefix = _LINE_PREFIX.match(stripped)
-    if prefix is not None:
-        line = stripped[prefix.end() :]
-    trimmed = line.rstrip(" \t")
-    return trimmed[:-1] if trimmed.endswith(_BORDER_ENDS) else line
-
-
 def _clean(text: str) -> str:
-    """Pasted text without colour codes, CR line ends and the tools' line decorations."""
+    """Pasted text without colour codes, CR line ends and the tools' line decorations.
+
+    Each line loses a tool's prefix (and the indentation before it), then Rich's
+    border at its end; two passes over the whole text, not a call for each line,
+    which made a log of millions of short lines slow.
+
+    Example:
+      >>> _clean("E   x = 1\\r\\n│ y = 2    │  \\n  # z")
+      'x = 1\\ny = 2    \\nz'
+    """
     text = _ANSI.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
-    # An empty line has nothing to clean: skipping the call keeps a log of blank lines fast.
-    return "\n".join(_clean_line(line) if line else line for line in text.split("\n"))
+    return _LINE_BORDER.sub("", _LINE_PREFIX.sub("", text))
 
 
 def _class_names(block: str) -> list[str]:
@@ -250,22 +251,23 @@ def _ipython_frames(block: str) -> list[tuple[str, str, str]]:
 
 def _exception_frames(
     tb: types.TracebackType | None,
-) -> tuple[list[Frame] | None, str | None]:
-    """An exception's frames, and the code that raised it (see :attr:`ErrorBlock.raised`)."""
+) -> tuple[list[Frame] | None, list[str], str | None]:
+    """An exception's frames, the source lines they ran, and the code that raised it.
+
+    As a printed traceback shows them (see :attr:`ErrorBlock.code` and
+    :attr:`ErrorBlock.raised`); no frames (None) without a traceback.
+    """
     if tb is None:
-        return None, None
+        return None, [], None
     frames: list[Frame] = []
-    lines: list[int] = []
+    ran: list[str] = []
     while tb is not None:
         code = tb.tb_frame.f_code
         frames.append((code.co_filename, code.co_name, code.co_firstlineno))
-        lines.append(tb.tb_lineno)
+        ran.append(linecache.getline(code.co_filename, tb.tb_lineno).strip())
         tb = tb.tb_next
-    for (path, function, _), line in zip(reversed(frames), reversed(lines), strict=True):
-        if not _JAX_MACHINERY.search(path):
-            ran = linecache.getline(path, line).strip()
-            return frames, _raising([(path, function, ran)])
-    return frames, None
+    lines = [(path, function, line) for (path, function, _), line in zip(frames, ran, strict=True)]
+    return frames, [line for line in ran if line], _raising(lines)
 
 
 def _stack_frames() -> list[Frame]:
@@ -313,9 +315,14 @@ def read_error(error: BaseException | str) -> list[ErrorBlock]:
         cleaned = _clean(error)
         # Each error starts at the start of its line: IPython writes "NameError    Traceback
         # (most recent call last)", so the class name belongs to the traceback that follows.
-        starts = [0]
+        # The search for the start of a match's line goes back to the previous match only, and
+        # keeps the line start it had where it finds none: back to the previous error's start,
+        # it went to the text's start on every match of a text with no newline (n * n steps).
+        starts, line, searched = [0], 0, 0
         for m in _CHAIN.finditer(cleaned):
-            starts.append(max(starts[-1], cleaned.rfind("\n", starts[-1], m.start()) + 1))
+            line = cleaned.rfind("\n", searched, m.start()) + 1 or line
+            searched = m.start()
+            starts.append(max(starts[-1], line))
         blocks = [cleaned[a:b] for a, b in zip(starts, [*starts[1:], len(cleaned)], strict=True)]
         found = [
             _text_block(block, traceback="Traceback (most recent call last)" in block[:300])
@@ -331,11 +338,11 @@ def read_error(error: BaseException | str) -> list[ErrorBlock]:
     while current is not None and id(current) not in seen:
         seen.add(id(current))
         names = [cls.__name__ for cls in type(current).__mro__]
-        frames, raised = _exception_frames(current.__traceback__)
+        frames, code, raised = _exception_frames(current.__traceback__)
         if frames is None and current is error:
             frames = _stack_frames()
         if names[0] != _JAX_FRAMES_NOTE:
-            chain.append(ErrorBlock.of(names, _message(current), frames, None, raised))
+            chain.append(ErrorBlock.of(names, _message(current), frames, code, raised))
         current = current.__cause__ or (
             None if current.__suppress_context__ else current.__context__
         )

@@ -59,6 +59,9 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     # The leak checker's Exception, and Flax's refusal to leak into a module.
     *_state_and_leaks.LEAK_CHECKER,
     *_state_and_leaks.FLAX_MODULE_STATE,
+    # jit on a method, which traces `self`: before the entry for the other arguments jit cannot
+    # trace (static_arguments, in SIZES_AND_STATIC_ARGUMENTS), which goes by their types.
+    *_state_and_leaks.SELF_TRACED_BY_JIT,
     # The concretization family (a traced value where Python or JAX needs a concrete one):
     # by the function that needed it, then by what the code did with it, then float() of a
     # grad or vmap tracer; last the family's catch-all, after the errors whose messages carry

@@ -19,6 +19,7 @@ from jaxpurity.explainer.known_errors._shared import (
     INDEX,
     NEEDS_A_NUMBER,
     NEEDS_A_NUMBER_ERRORS,
+    NOT_AN_ARRAY,
     NOT_AN_INTEGER,
     SHAPE_WITHOUT_TRACER,
     SHAPES,
@@ -41,6 +42,9 @@ __all__ = [
 ]
 
 _BOOL_WHEN = r"problem arose with the `bool` function|\(in `bool`\)|Abstract value passed to `bool`"
+# float() or complex() of a tracer (JAX 0.2.0 on), and the line that says jit was tracing.
+_FLOAT = r"The problem arose with the `(?:float|complex)`"
+_TRACING_FOR_JIT = r"(?:The error occurred while tracing|While tracing) the function"
 # The jax.numpy functions whose result's size depends on the data (without size=): their
 # names, as JAX's source and tracebacks have them, and as code and messages call them.
 _SIZED_BY_DATA_NAMES = r"nonzero|argwhere|flatnonzero|unique\w{0,20}|compress|extract"
@@ -53,11 +57,7 @@ _SIZED_BY_DATA_ERROR = Wording(
 )
 # jit given an argument that is not an array, nor a pytree of arrays, and not static.
 _NOT_AN_ARRAY = (
-    Wording(
-        r"Error interpreting argument to .{1,300}? as an abstract array",
-        "JAX 0.4.35, 0.10.2, 0.12.0.1 (live); pasted in jax-ml/jax#23860 (2024)",
-        regex=True,
-    ),
+    NOT_AN_ARRAY,
     Wording(
         r"of type <class '[\w.]{1,200}'> is not a valid JAX type",
         "JAX before 0.4.30: pasted in jax-ml/jax#13914 (2023)",
@@ -282,6 +282,32 @@ CONTROL_FLOW_ON_TRACERS: tuple[KnownError, ...] = (
         "with no value yet.",
         fix="Index an array instead of a list (jnp.asarray(items)[i]), loop with "
         "jax.lax.fori_loop instead of range(n), or mark the argument static "
+        "(static_argnames=...).",
+    ),
+    # float() of a value jit traces: JAX says it "depends on the values of the arguments params
+    # and x", data, and that a dtype conversion is x.astype(float), not float(x). So the fix is
+    # to keep the value an array (or print it with jax.debug.print), which is this page's
+    # "Why": a conversion of a traced value to a Python value needs the value, and the way
+    # out is an operation JAX records or a static argument. A setting named as one
+    # (`if training`, float(num_steps)) went to static_arguments above; grad's and vmap's
+    # float() has no jit trace line (leak_from_grad_vmap). int() stays with the catch-all:
+    # mostly a size, for static_arguments. JAX 0.4.35 and 0.12.0.1 (live).
+    KnownError(
+        errors=("ConcretizationTypeError",),
+        topic="python_control_flow",
+        see_also=("static_arguments",),
+        wordings=(CONVERSION,),
+        when=any_of(
+            rf"{_FLOAT} function.{{0,600}}?{_TRACING_FOR_JIT}",
+            rf"{_TRACING_FOR_JIT}.{{0,600}}?{_FLOAT} function",
+        ),
+        scenario="A jitted function called float() (or complex()) on a value computed from "
+        "its arguments: to print it, to log it, or to use it as a Python number.",
+        cause="Under jit the value is a tracer: it has a shape and a dtype but no value until "
+        "the compiled program runs, so Python cannot turn it into a number while JAX traces.",
+        fix="Keep it an array: compute with jax.numpy (x.astype(jnp.float32) changes the "
+        "dtype), print it with jax.debug.print, and call float() on the jitted function's "
+        "result, outside jit. If the argument is a setting, not data, mark it static "
         "(static_argnames=...).",
     ),
     KnownError(

@@ -28,6 +28,7 @@ __all__ = [
     "INDEX",
     "NEEDS_A_NUMBER",
     "NEEDS_A_NUMBER_ERRORS",
+    "NOT_AN_ARRAY",
     "NOT_AN_INTEGER",
     "SHAPES",
     "SHAPE_WITHOUT_TRACER",
@@ -74,7 +75,10 @@ class KnownError:
       topic: The page that explains it (a key of ``jaxpurity._pages.PAGES``).
       wordings: The wordings that recognise it when its class is not known.
       when: A regular expression the message must also contain (searched
-        with whitespace collapsed): it tells apart errors of one class.
+        with whitespace collapsed): it tells apart errors of one class. Where
+        its first match has a group named ``called``, the function that group
+        names must also be called back: called in a line the traceback shows,
+        and not running (it returned a value made in an earlier trace).
       unless: A regular expression the message must not contain.
       raised_in: A regular expression searched in the code that raised the
         error (``ErrorBlock.raised``: ``"path in function"`` and the source
@@ -185,6 +189,13 @@ NEEDS_A_NUMBER_ERRORS = (
     "TracerBoolConversionError",
     "TracerIntegerConversionError",
     "TypeError",
+)
+# jit given an argument that is not an array, nor a pytree of arrays, and not static: a string,
+# a function (static_arguments), a method's `self` (leak_through_self).
+NOT_AN_ARRAY = Wording(
+    r"Error interpreting argument to .{1,300}? as an abstract array",
+    "JAX 0.4.35, 0.10.2, 0.12.0.1 (live); pasted in jax-ml/jax#23860 (2024)",
+    regex=True,
 )
 # UnexpectedTracerError, whoever held the tracer.
 UNEXPECTED = (

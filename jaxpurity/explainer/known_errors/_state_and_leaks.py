@@ -20,6 +20,7 @@ from jaxpurity.explainer.known_errors._shared import (
     CONCRETE,
     CONVERSION,
     INDEX,
+    NOT_AN_ARRAY,
     KnownError,
     Wording,
     any_of,
@@ -31,6 +32,7 @@ __all__ = [
     "CONVERSIONS_UNDER_GRAD_OR_VMAP",
     "FLAX_MODULE_STATE",
     "LEAK_CHECKER",
+    "SELF_TRACED_BY_JIT",
     "UNEXPECTED_TRACERS_ANYWHERE",
     "UNEXPECTED_TRACERS_BY_HOLDER",
 ]
@@ -59,20 +61,28 @@ _GRAD_VMAP = any_of(
 _CACHE = any_of(
     r"_lru_cache_wrapper", r"\bfunctools\.(?:lru_)?cache\b", r"is referred to by \S*?(?:cache|memo)"
 )
+# Or the function that made the leaked value ("created on line cache.py:3 (rope_table)", JAX
+# 0.2.19 to 0.12.0.1; "This DynamicJaxprTracer was created on line", 0.3.24 to 0.4.35) is called
+# back in the traceback: a line it shows calls it, and it is not running. It returned a value
+# made in a trace that had ended, so it keeps what it computes: functools.lru_cache, or a memo
+# of its own. (Named from its qualified name's last part; a cached method called as
+# self.table() is not seen.) Live: JAX 0.4.35 and 0.12.0.1.
+_CACHED_ORIGIN = (
+    r"\bwas created on line \S{1,300} \((?:[\w<>]{1,100}\.){0,10}(?P<called>\w{1,100})\)"
+)
 # The leak checker's chain reaches an attribute of an object: "<Model 1407...>.last".
 _OBJECT_ATTRIBUTE = (
     r"is referred to by <(?!(?:list|dict|tuple|set|frozenset|function|cell|frame|TracingEqn)\b)"
     r"\w+ \d+>\.\w"
 )
-# The function that leaked is a method: JAX names the traced function ("leaked was step"), then
-# where the leaked value was made, by its qualified name on Python 3.11+ ("(Model.step)",
-# "(main.<locals>.Model.step)"; a function nested in another reads "(main.<locals>.step)").
-# JAX 0.10.2 and 0.12.0.1 (live); JAX 0.2.19 on word the two lines so.
-_METHOD_LEAKED = (
-    r"leaked was (?P<traced>\w{1,100}) at \S{1,300} traced for \w{1,40}\.[ -]{0,80}"
-    r"The leaked intermediate value was created on line \S{1,300} "
-    r"\((?:[\w<>]{1,100}\.){0,10}\w{1,100}\.(?P=traced)\)"
-)
+# A method made the leaked value: JAX names where it was made by its qualified name on Python
+# 3.11+, and only a class's member has a name of two parts with no "<locals>" between them
+# ("(Model.step)", "(main.<locals>.Trainer._update)"; a function nested in another reads
+# "(main.<locals>.step)"). Whichever function was being traced (the method, a helper method it
+# called, a lambda calling the method), the method stored what it made on its object. The leak's
+# origin ("The leaked intermediate value was created on line", JAX 0.2.19 to 0.12.0.1), or a
+# dead tracer's ("This DynamicJaxprTracer was created on line", JAX 0.3.24 to 0.4.35); live.
+_METHOD_MADE = r"\bwas created on line \S{1,300} \((?:[\w<>]{1,100}\.){0,10}\w{1,100}\.\w{1,100}\)"
 _LEAKED_TRACE = (
     Wording(
         r"\bLeaked (?:trace|level|sublevel) \w",
@@ -178,13 +188,19 @@ _NNX_TRACE_LEVEL = Wording(
 CONVERSIONS_OF_LEAKED_TRACERS: tuple[KnownError, ...] = (
     _leaked_tracer_conversion("memoization_caches", "a cached function", _LEAK_FIX_CACHE, _CACHE),
     _leaked_tracer_conversion(
+        "memoization_caches", "a cached function", _LEAK_FIX_CACHE, _CACHED_ORIGIN
+    ),
+    _leaked_tracer_conversion(
         "leak_from_loop_body", "a scan, while_loop or fori_loop body", _LEAK_FIX_LOOP, _LOOP
     ),
     _leaked_tracer_conversion(
         "leak_from_grad_vmap", "a function under grad or vmap", _LEAK_FIX_GRAD, _GRAD_VMAP
     ),
     _leaked_tracer_conversion(
-        "leak_through_self", "a jitted method", _LEAK_FIX_SELF, _OBJECT_ATTRIBUTE
+        "leak_through_self",
+        "a jitted method",
+        _LEAK_FIX_SELF,
+        any_of(_OBJECT_ATTRIBUTE, _METHOD_MADE),
     ),
     replace(
         _leaked_tracer_conversion("global_counter", "a jitted function", _LEAK_FIX_GLOBAL),
@@ -204,14 +220,17 @@ UNEXPECTED_TRACERS_BY_HOLDER: tuple[KnownError, ...] = (
         "instead of jax.* ones, or move the JAX transform outside hk.transform.",
         _HAIKU,
     ),
-    unexpected_tracer(
-        "memoization_caches",
-        "A cache (functools.lru_cache, a dict) kept a value computed while tracing, and "
-        "later code used it.",
-        "The cache outlives the trace, so it hands back a tracer that belonged to a trace "
-        "that has ended.",
-        _LEAK_FIX_CACHE,
-        _CACHE,
+    *(
+        unexpected_tracer(
+            "memoization_caches",
+            "A cache (functools.lru_cache, a dict) kept a value computed while tracing, and "
+            "later code used it.",
+            "The cache outlives the trace, so it hands back a tracer that belonged to a trace "
+            "that has ended.",
+            _LEAK_FIX_CACHE,
+            kept_by,
+        )
+        for kept_by in (_CACHE, _CACHED_ORIGIN)
     ),
     unexpected_tracer(
         "leak_from_loop_body",
@@ -238,7 +257,7 @@ UNEXPECTED_TRACERS_BY_HOLDER: tuple[KnownError, ...] = (
         "While jit traces a method, its values are tracers; one stored on an object that "
         "outlives the call is dead once the trace has ended.",
         _LEAK_FIX_SELF,
-        any_of(_OBJECT_ATTRIBUTE, _METHOD_LEAKED),
+        any_of(_OBJECT_ATTRIBUTE, _METHOD_MADE),
     ),
 )
 
@@ -315,5 +334,34 @@ CONVERSIONS_UNDER_GRAD_OR_VMAP: tuple[KnownError, ...] = (
         "one saved outside the function stays a tracer after the transformation returns: it "
         "has a shape and a dtype but no value to convert.",
         fix=f"{_LEAK_FIX_GRAD} To print a value inside the function, use jax.debug.print.",
+    ),
+)
+
+#: jit on a method, tracing `self`.
+SELF_TRACED_BY_JIT: tuple[KnownError, ...] = (
+    # A method decorated with @jax.jit (or jax.jit(Model.apply)) gets the object as its first
+    # argument, and jit traces it: "Error interpreting argument to <function Model.apply at ...>
+    # as an abstract array. The problematic value is of type <class '__main__.Model'> and was
+    # passed to the function at path self." (JAX 0.4.35 and 0.12.0.1, live; its cause reads
+    # "Cannot interpret value of type <class '__main__.Model'> as an abstract array; it does not
+    # have a dtype attribute", which an object handed to jax.numpy raises too: only the path
+    # says that it is `self`). This page starts from the recipe that marks self static, and
+    # shows what it costs and the fixes that hold.
+    KnownError(
+        errors=("TypeError",),
+        topic="leak_through_self",
+        wordings=(NOT_AN_ARRAY,),
+        when=r"\bat path self\.(?!\w)",
+        scenario="A method jitted with jax.jit (@jax.jit on the method, or "
+        "jax.jit(Model.apply)) was called, and jit tried to trace `self`, the object, as an "
+        "array argument.",
+        cause="jit traces every argument not marked static, `self` too, as an array or a "
+        "pytree of arrays; a plain Python object is neither, so jit cannot make a tracer for "
+        "it.",
+        fix="Mark self static (functools.partial(jax.jit, static_argnums=0)) only for an "
+        "object that never changes: jit hashes it by identity and keeps the program of its "
+        "first values, and a method that assigns to self then leaks tracers. Better, make "
+        "the object a pytree (jaxpurity.dataclass) so that self is traced, and return a new "
+        "object instead of assigning to self.",
     ),
 )
