@@ -101,6 +101,24 @@ def test_drop_in_traces_to_exactly_lax_program(case):
     assert str(ours) == str(theirs)
 
 
+def _lowered_with_locations(fn, args):
+    lowered = jax.jit(fn).lower(*args)
+    try:
+        return lowered.as_text(debug_info=True)
+    except TypeError:  # JAX 0.4.35's as_text has no debug_info
+        return lowered.compiler_ir("stablehlo").operation.get_asm(enable_debug_info=True)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_drop_in_lowers_to_lax_program_with_lax_locations(case):
+    # The source locations name the user's lines, not jaxpurity's: the program is lax's to
+    # the byte, and lowering it costs what lax's does.
+    make, args = CASES[case]
+    ours, theirs = [_lowered_with_locations(make(api), args) for api in (jaxpurity, lax)]
+    assert "_dropins.py" not in ours
+    assert ours == theirs
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_drop_in_computes_lax_values(case, run, assert_same_tree):
     make, args = CASES[case]
