@@ -13,11 +13,17 @@ It measures, in one run:
   ``while_loop``, ``scan``) against its ``jax.lax`` twin, both jitted and
   warmed up, in interleaved repeats: the ratio should stay within 5%, since
   the compiled programs are the same;
-* the trace-and-lower time of each pair, where jaxpurity pays for its extra
-  abstract trace (``jax.eval_shape``) once per compilation, never per call.
+* the trace-and-lower time of each pair (paid once per compilation, never per
+  call): the ratio should stay within 1.10, since the drop-ins hand lax the
+  user's own functions and trace nothing more while the types agree (only an
+  error is analysed with a second trace).
 
-Every figure is a median over the repeats. The table is printed, and written
-to ``--out`` when given.
+Every figure is a median over the repeats, except trace + lower: its samples
+take milliseconds, and on a shared machine other work stretches some of them
+to several times the rest, which moves even a median by tens of percent. So it
+takes ten times as many samples and reports the fastest tenth of each (the
+10th percentile), as ``timeit`` advises the minimum: contention only ever adds
+time. The table is printed, and written to ``--out`` when given.
 """
 
 from __future__ import annotations
@@ -99,10 +105,18 @@ def _seconds_per_call(fn: Callable[..., Any], args: tuple, calls: int) -> float:
     return (time.perf_counter() - start) / calls
 
 
+def _fastest_tenth(samples: list[float]) -> float:
+    """The 10th percentile of ``samples``: what a sample costs when nothing else intrudes."""
+    return sorted(samples)[len(samples) // 10]
+
+
 def _interleaved(
-    ours: Callable[[], float], theirs: Callable[[], float], repeats: int
+    ours: Callable[[], float],
+    theirs: Callable[[], float],
+    repeats: int,
+    summary: Callable[[list[float]], float] = statistics.median,
 ) -> tuple[float, float]:
-    """Medians of ``repeats`` samples of each, taken in alternating order."""
+    """``summary`` (the median) of ``repeats`` samples of each, taken in alternating order."""
     a, b = [], []
     for r in range(repeats):
         if r % 2:
@@ -111,7 +125,7 @@ def _interleaved(
         else:
             a.append(ours())
             b.append(theirs())
-    return statistics.median(a), statistics.median(b)
+    return summary(a), summary(b)
 
 
 def _ms(seconds: float) -> str:
@@ -175,15 +189,16 @@ def measure(repeats: int) -> list[tuple[str, str, str, float, str]]:
         trace_ours, trace_lax = _interleaved(
             lambda f=ours_fn, a=args: _lower_seconds(f, a),
             lambda f=lax_fn, a=args: _lower_seconds(f, a),
-            repeats,
+            repeats * 10,
+            _fastest_tenth,
         )
         rows.append(
             (
-                f"jaxpurity.{name} vs lax.{name}: trace + lower (once per compile)",
+                f"jaxpurity.{name} vs lax.{name}: trace + lower (once per compile, fastest tenth)",
                 _ms(trace_ours),
                 _ms(trace_lax),
                 trace_ours / trace_lax,
-                "(for information)",
+                "<= 1.10",
             )
         )
     return rows
@@ -200,7 +215,8 @@ def table(rows: list[tuple[str, str, str, float, str]]) -> str:
     device = jax.devices()[0]
     lines = [
         f"JAX {jax.__version__} on {device.platform} ({device.device_kind}), "
-        f"{os.cpu_count()} CPU cores; medians of interleaved repeats.",
+        f"{os.cpu_count()} CPU cores; medians of interleaved repeats (trace + lower: the "
+        "fastest tenth).",
         "",
         "| measurement | measured | baseline | ratio | target |",
         "| --- | --- | --- | --- | --- |",

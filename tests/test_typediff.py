@@ -17,6 +17,7 @@ from jaxpurity.control._typediff import (
     check_carry,
     check_castable,
     check_same_types,
+    same_types,
 )
 
 NAMES = {"expected_name": "left", "actual_name": "right"}
@@ -62,17 +63,51 @@ def test_typed_prng_keys_have_their_own_dtype():
 # --------------------------------------------------------------------------- same types
 
 
-@pytest.mark.parametrize(
-    ("expected", "actual"),
-    [
-        (jnp.zeros(3), jnp.ones(3)),
-        (1.0, jnp.float32(2)),  # weak and strong float32: the same type to JAX
-        ({"a": 0, "b": (jnp.int8(1), None)}, {"a": jnp.int32(0), "b": (np.int8(2), None)}),
-        (Pair(1.0, 2.0), Pair(jnp.float32(1), 3.0)),
-    ],
-)
+SAME = [
+    (jnp.zeros(3), jnp.ones(3)),
+    (1.0, jnp.float32(2)),  # weak and strong float32: the same type to JAX
+    ({"a": 0, "b": (jnp.int8(1), None)}, {"a": jnp.int32(0), "b": (np.int8(2), None)}),
+    (Pair(1.0, 2.0), Pair(jnp.float32(1), 3.0)),
+]
+
+
+@pytest.mark.parametrize(("expected", "actual"), SAME)
 def test_check_same_types_accepts_equal_types(expected, actual):
     check_same_types(expected, actual, what="x", **NAMES)
+
+
+@jax.tree_util.register_static
+@dataclasses.dataclass(frozen=True)
+class Activation:
+    name: str
+
+
+DIFFERENT = [
+    (0, jnp.float16(1)),  # a weak int against float16: promotion, not the same type
+    (jnp.zeros(3), jnp.zeros(2)),
+    (jnp.zeros(3), jnp.zeros(3, jnp.int32)),
+    ({"a": 1.0}, {"a": 1.0, "b": 2.0}),
+    ((1.0, 2.0), [1.0, 2.0]),
+    (Pair(jnp.zeros(2), 1.0), Pair(jnp.zeros(2), None)),
+    ((jnp.zeros(2), Activation("relu")), (jnp.zeros(2), Activation("tanh"))),
+    ({"a": jnp.zeros(2)}, {"a": "text"}),
+    ({"a": jnp.zeros(2)}, {"a": {"x": jnp.zeros(2)}}),
+]
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "same"),
+    [(e, a, True) for e, a in SAME] + [(e, a, False) for e, a in DIFFERENT],
+)
+def test_same_types_answers_as_check_same_types_does(expected, actual, same):
+    try:
+        check_same_types(expected, actual, what="x", **NAMES)
+    except TypeMismatchError:
+        accepted = False
+    else:
+        accepted = True
+    assert accepted == same
+    assert same_types(expected, actual) == same
 
 
 def test_mismatch_lists_every_differing_leaf_by_path_shape_dtype_and_weak_flag():

@@ -1,13 +1,22 @@
-"""Drop-in ``cond``, ``switch`` and loops that check types first and name what differs.
+"""Drop-in ``cond``, ``switch`` and loops that name every leaf whose type differs.
 
-Each function takes the same arguments as its :mod:`jax.lax` namesake and,
-when the types agree, hands them to it unchanged, so the traced program is
-exactly lax's. Before that it finds the types of the branch outputs or of the
-loop carry with :func:`jax.eval_shape` (abstract tracing: nothing is added to
-the program) and compares them with :func:`jaxpurity.control._typediff.check_same_types`.
-That extra abstract trace happens once per trace of the caller, never per call
-of a compiled function; a Python side effect in a branch or loop body (``print``)
-runs once more during it.
+Each function takes the same arguments as its :mod:`jax.lax` namesake and
+hands them to it unchanged, so lax traces each branch or loop body as often
+as it would on its own (once, usually) and records exactly its own program,
+with the user's lines as the operations' source locations (JAX skips this
+module's frames as it skips its own).
+jaxpurity's checks that need no tracing (a float ``pred``, a static ``index``
+out of range, malformed ``xs``) run before that. The types are analysed only
+after lax has traced: where lax rejects them with a ``TypeError``, or where a
+loop comes back with a carry whose type lax changed (it promotes a weakly
+typed init leaf, which jaxpurity refuses), jaxpurity traces the branches or
+body once more with :func:`jax.eval_shape` and compares the types with
+:mod:`jaxpurity.control._typediff`, to raise its error naming every leaf in
+place of lax's. That extra trace happens on that error path only; there a
+Python side effect in a branch or body (``print``) runs once more.
+
+Under :func:`jax.disable_jit` lax runs the Python functions and checks no
+types, so there the types are analysed first, as lax would not.
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import jax
+import jax.extend.source_info_util
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -31,12 +41,25 @@ from jaxpurity._leaftypes import (
     leaf_type,
     shape_dtype_structs,
 )
-from jaxpurity.control._typediff import check_carry, check_castable, check_same_types
+from jaxpurity.control._typediff import (
+    TypeMismatchError,
+    check_carry,
+    check_castable,
+    check_same_types,
+    same_types,
+)
 
 __all__ = ["cond", "fori_loop", "require_callable", "scan", "switch", "while_loop"]
 
 T = TypeVar("T")
 Carry = TypeVar("Carry")
+
+# This module's frames are not the user's: JAX skips them, as it skips its own, when it
+# records where each operation came from (the compiled program's locations, the lines
+# its errors quote). So a drop-in's lowered program, locations included, is lax's byte
+# for byte; and our frames do not take the places of the user's outer frames among those
+# a location keeps (jax_traceback_in_locations_limit: 10 on JAX 0.4.35, 100 on 0.12).
+jax.extend.source_info_util.register_exclusion(__file__)
 
 
 def require_callable(fn: Any, name: str, api: str, example: str) -> None:
@@ -52,6 +75,64 @@ def require_callable(fn: Any, name: str, api: str, example: str) -> None:
             f"jaxpurity.{api}: {name} must be a function, got {fn!r} (type {type(fn).__name__}). "
             f"Pass a function, for example {example}"
         )
+
+
+# Finds the types of ``fn(*args)``: jax.eval_shape, or _retraced after lax has traced.
+_TypesOf = Callable[..., Any]
+
+
+class _Untraceable(Exception):
+    """A branch or body failed when traced again for the analysis: lax's own error stands."""
+
+
+def _retraced(fn: Callable[..., Any], *args: Any) -> Any:
+    """``jax.eval_shape(fn, *args)`` after lax has traced ``fn``; if it fails, nothing is added."""
+    try:
+        return jax.eval_shape(fn, *args)
+    except Exception as error:  # noqa: BLE001 - whatever fn raised, lax has reported already
+        raise _Untraceable from error
+
+
+def _through_lax(
+    call: Callable[[], T],
+    analyse: Callable[[_TypesOf], None],
+    *,
+    suspect: Callable[[T], bool] | None = None,
+) -> T:
+    """``call()``, lax's own call, with jaxpurity's error in place of lax's about types.
+
+    ``analyse(types_of)`` is the drop-in's check of the types: it finds them
+    with ``types_of`` (the branches' outputs, the new carry) and raises
+    jaxpurity's error for the first problem, or returns. It runs only where lax
+    raised a ``TypeError``, or where ``suspect(result)`` says that lax accepted
+    what jaxpurity refuses (a loop carry whose dtype lax changed); under
+    :func:`jax.disable_jit`, where lax checks no types, it runs first instead.
+    """
+    if jax.config.jax_disable_jit:
+        analyse(jax.eval_shape)
+        return call()
+    try:
+        out = call()
+    except TypeError as lax_error:
+        # A nested drop-in's error, or JAX's about a tracer in user code (used as a bool,
+        # an index, a NumPy array) is not about these types: it stands as raised.
+        if isinstance(lax_error, (TypeMismatchError, jax.errors.JAXTypeError)):
+            raise
+        try:
+            analyse(_retraced)
+        except _Untraceable:
+            pass
+        except TypeError as ours:
+            # The same message as a check before lax would give; lax's error stays the
+            # __context__ (not shown), since jaxpurity's names the leaves and the fix.
+            raise ours from None
+        raise
+    if suspect is not None and suspect(out):
+        try:
+            analyse(_retraced)
+        except _Untraceable:
+            pass
+    return out
 
 
 def _scalar_type(x: Any, name: str, api: str, kind: str, why_scalar: str) -> LeafType:
@@ -138,8 +219,25 @@ def _check_branches(branches: Any) -> list[Callable[..., Any]]:
     return list(branches)
 
 
-def _converted(branch: Callable[..., Any], like: Any) -> Callable[..., Any]:
-    """``branch`` with each output leaf cast and broadcast to the type in ``like``."""
+def _check_like(api: str, like_types: Any, name: str, out: Any) -> None:
+    """Raise unless ``name``'s output types ``out`` convert to ``like_types`` losslessly."""
+    check_castable(
+        like_types,
+        out,
+        what=f"jaxpurity.{api}: like= cannot take {name}'s output without losing information",
+        template_name="like",
+        actual_name=f"{name} output",
+    )
+
+
+def _converted(
+    api: str, branch: Callable[..., Any], name: str, like_types: Any
+) -> Callable[..., Any]:
+    """``branch``, its output checked and converted to ``like_types`` as lax traces it.
+
+    Each output leaf is cast and broadcast to the template's type, where
+    :func:`_check_like` finds that nothing is lost.
+    """
 
     def convert(target: jax.ShapeDtypeStruct, x: Any) -> Any:
         t = leaf_type(x)
@@ -151,17 +249,49 @@ def _converted(branch: Callable[..., Any], like: Any) -> Callable[..., Any]:
 
     @functools.wraps(branch)
     def wrapped(*operands: Any) -> Any:
-        return jax.tree_util.tree_map(convert, like, branch(*operands))
+        out = branch(*operands)
+        try:
+            out_types = shape_dtype_structs(out)
+        except TypeError:
+            return out  # a leaf that is no array: lax's error says so, as for lax's own branches
+        _check_like(api, like_types, name, out_types)
+        return jax.tree_util.tree_map(convert, like_types, out)
 
     return wrapped
 
 
-def _typed_branches(
-    api: str, branches: list[Callable[..., Any]], names: list[str], operands: tuple, like: Any
-) -> list[Callable[..., Any]]:
-    """Check the branches' output types; return the branches to hand to lax."""
-    outs = [jax.eval_shape(branch, *operands) for branch in branches]
-    if like is None:
+def _like_types(api: str, like: Any) -> Any:
+    try:
+        return shape_dtype_structs(like)
+    except TypeError as err:
+        raise TypeError(
+            f"jaxpurity.{api}: like= must be a pytree of arrays or jax.ShapeDtypeStruct, "
+            f"for example jax.ShapeDtypeStruct((3,), jnp.float32); but {err}"
+        ) from None
+
+
+def _through_lax_branches(
+    api: str,
+    call: Callable[[list[Callable[..., Any]]], T],
+    branches: list[Callable[..., Any]],
+    names: list[str],
+    operands: tuple,
+    like: Any,
+) -> T:
+    """``call(branches)`` (lax's cond or switch), with jaxpurity's error where types differ.
+
+    Without ``like``, lax gets the branches themselves, and only where it rejects
+    their types are they traced again, to name each leaf. With ``like``, each
+    branch is wrapped to check and convert its output as lax traces it.
+    """
+    like_types = None if like is None else _like_types(api, like)
+
+    def analyse(types_of: _TypesOf) -> None:
+        outs = [types_of(branch, *operands) for branch in branches]
+        if like_types is not None:
+            for name, out in zip(names, outs, strict=True):
+                _check_like(api, like_types, name, out)
+            return
         for name, out in zip(names[1:], outs[1:], strict=True):
             check_same_types(
                 outs[0],
@@ -173,23 +303,14 @@ def _typed_branches(
                 expected_name=f"{names[0]} output",
                 actual_name=f"{name} output",
             )
-        return branches
-    try:
-        like_types = shape_dtype_structs(like)
-    except TypeError as err:
-        raise TypeError(
-            f"jaxpurity.{api}: like= must be a pytree of arrays or jax.ShapeDtypeStruct, "
-            f"for example jax.ShapeDtypeStruct((3,), jnp.float32); but {err}"
-        ) from None
-    for name, out in zip(names, outs, strict=True):
-        check_castable(
-            like_types,
-            out,
-            what=f"jaxpurity.{api}: like= cannot take {name}'s output without losing information",
-            template_name="like",
-            actual_name=f"{name} output",
-        )
-    return [_converted(branch, like_types) for branch in branches]
+
+    if like_types is not None:
+        branches_for_lax = [
+            _converted(api, branch, name, like_types)
+            for branch, name in zip(branches, names, strict=True)
+        ]
+        return _through_lax(lambda: call(branches_for_lax), analyse)
+    return _through_lax(lambda: call(branches), analyse)
 
 
 def _operands(api: str, operands: tuple, operand: Any) -> tuple:
@@ -214,12 +335,14 @@ def cond(
     """:func:`jax.lax.cond`, with a readable error when the branches' types differ.
 
     Same arguments and result as ``jax.lax.cond(pred, true_fun, false_fun,
-    *operands)``, and exactly the same traced program when the branches
-    return the same types. Before tracing for real it finds both branches'
-    output types with :func:`jax.eval_shape` and, if they differ, raises
-    :class:`jaxpurity.TypeMismatchError` listing every differing leaf and
-    the fix, before JAX's own error. (So each branch is traced once more:
-    a Python side effect in it, such as ``print``, runs one extra time.)
+    *operands)``, which gets them as they are: the traced program is exactly
+    lax's, and each branch is traced as often as lax traces it (a Python side
+    effect in it, such as ``print``, runs as it would under lax). Where lax
+    rejects the branches' output types, jaxpurity traces them once more with
+    :func:`jax.eval_shape` and raises :class:`jaxpurity.TypeMismatchError`,
+    listing every differing leaf and the fix, in place of lax's
+    ``TypeError`` (kept as its ``__context__``). With ``like=``, each
+    branch's output is checked and converted as lax traces it.
 
     Differences from :func:`jax.lax.cond`, all deliberate: a floating-point
     ``pred`` is an error (lax treats any nonzero float, even ``nan``, as
@@ -275,12 +398,15 @@ def cond(
     )
     _check_pred(pred)
     ops = _operands("cond", operands, operand)
-    true_fun, false_fun = _typed_branches(
-        "cond", [true_fun, false_fun], ["true_fun", "false_fun"], ops, like
+
+    def call(branches: list[Callable[..., Any]]) -> Any:
+        if operand is MISSING:
+            return lax.cond(pred, *branches, *operands)
+        return lax.cond(pred, *branches, operand=operand)
+
+    return _through_lax_branches(
+        "cond", call, [true_fun, false_fun], ["true_fun", "false_fun"], ops, like
     )
-    if operand is MISSING:
-        return lax.cond(pred, true_fun, false_fun, *operands)
-    return lax.cond(pred, true_fun, false_fun, operand=operand)
 
 
 def switch(
@@ -293,10 +419,11 @@ def switch(
     """:func:`jax.lax.switch`, with a readable error when the branches' types differ.
 
     Same arguments and result as ``jax.lax.switch(index, branches,
-    *operands)``, and exactly the same traced program when every branch
-    returns the same types as ``branches[0]``; otherwise
-    :class:`jaxpurity.TypeMismatchError` names the first branch that differs,
-    every differing leaf, and the fix.
+    *operands)``, which gets them as they are: the traced program is exactly
+    lax's, and each branch is traced as often as lax traces it. Where a
+    branch returns other types than ``branches[0]``, lax rejects them, and
+    :class:`jaxpurity.TypeMismatchError` (found as in :func:`jaxpurity.cond`)
+    names the first branch that differs, every differing leaf, and the fix.
 
     Differences from :func:`jax.lax.switch`, all deliberate: an index known
     before tracing (a Python or NumPy integer) that is out of range is an
@@ -336,10 +463,13 @@ def switch(
     _check_index(index, len(branches))
     ops = _operands("switch", operands, operand)
     names = [f"branches[{i}]" for i in range(len(branches))]
-    branches = _typed_branches("switch", branches, names, ops, like)
-    if operand is MISSING:
-        return lax.switch(index, branches, *operands)
-    return lax.switch(index, branches, operand=operand)
+
+    def call(branches: list[Callable[..., Any]]) -> Any:
+        if operand is MISSING:
+            return lax.switch(index, branches, *operands)
+        return lax.switch(index, branches, operand=operand)
+
+    return _through_lax_branches("switch", call, branches, names, ops, like)
 
 
 def _check_carry(
@@ -358,6 +488,22 @@ def _check_carry(
         carry_name=out_name,
         **other,
     )
+
+
+def _carry_changed(init: Any, carry: Any) -> bool:
+    """Whether the carry lax returned differs in type from ``init``.
+
+    Where lax succeeded, the one way for that is its promotion of a weakly
+    typed init leaf to the type the body returns (``0`` carried as
+    ``float16``): jaxpurity refuses that, and the analysis then says why. A
+    weak leaf that comes back strong with its dtype (``0.0`` and ``float32``)
+    is no change.
+    """
+    return not same_types(init, carry)
+
+
+def _is_pair(out: Any) -> bool:
+    return isinstance(out, (tuple, list)) and len(out) == 2
 
 
 def _bound_type(x: Any, name: str) -> LeafType:
@@ -409,17 +555,22 @@ def fori_loop(
 ) -> Carry:
     """:func:`jax.lax.fori_loop`, with a readable error when the carry changes type.
 
-    Same arguments and result as ``jax.lax.fori_loop``, and exactly the same
-    traced program when ``body_fun(i, carry)`` returns the type of
-    ``init_val``; otherwise :class:`jaxpurity.TypeMismatchError` lists every
-    leaf of the carry that changed, and the fix.
+    Same arguments and result as ``jax.lax.fori_loop``, which gets them as
+    they are: the traced program is exactly lax's, and ``body_fun`` is traced
+    as often as lax traces it (a Python side effect in it, such as ``print``,
+    runs as it would under lax). Where ``body_fun(i, carry)`` returns another
+    type than ``init_val``'s, :class:`jaxpurity.TypeMismatchError` lists every
+    leaf of the carry that changed, and the fix: jaxpurity traces the body
+    once more with :func:`jax.eval_shape` to find them, in place of lax's
+    ``TypeError`` (kept as its ``__context__``).
 
     Deliberate difference from lax: where ``init_val`` holds a weakly typed
     Python scalar (``0``) and the body returns another dtype (``float16``),
-    lax silently promotes the carry and returns ``float16``; jaxpurity raises
-    instead and gives the typed init to write: for a low-precision float such as
-    ``float16``, a ``float32`` accumulator (a ``float16`` running sum stops
-    growing at 2048), ``jnp.asarray(0, jnp.float32)``.
+    lax silently promotes the carry and returns ``float16``; jaxpurity sees
+    the changed carry in what lax returns, and raises instead, with the typed
+    init to write: for a low-precision float such as ``float16``, a
+    ``float32`` accumulator (a ``float16`` running sum stops growing at
+    2048), ``jnp.asarray(0, jnp.float32)``.
 
     Args:
       lower: The first loop index (an integer scalar).
@@ -454,14 +605,21 @@ def fori_loop(
     """  # noqa: E501
     require_callable(body_fun, "body_fun", "fori_loop", "lambda i, carry: carry + i")
     index = _loop_index_type(lower, upper)
-    _check_carry(
-        lambda carry: (jax.eval_shape(body_fun, index, carry), {}),
-        init_val,
-        api="fori_loop",
-        init_name="init_val",
-        out_name="body_fun output",
+
+    def analyse(types_of: _TypesOf) -> None:
+        _check_carry(
+            lambda carry: (types_of(body_fun, index, carry), {}),
+            init_val,
+            api="fori_loop",
+            init_name="init_val",
+            out_name="body_fun output",
+        )
+
+    return _through_lax(
+        lambda: lax.fori_loop(lower, upper, body_fun, init_val, unroll=unroll),
+        analyse,
+        suspect=lambda carry: _carry_changed(init_val, carry),
     )
-    return lax.fori_loop(lower, upper, body_fun, init_val, unroll=unroll)
 
 
 def while_loop(
@@ -471,11 +629,12 @@ def while_loop(
 ) -> Carry:
     """:func:`jax.lax.while_loop`, with a readable error when the carry changes type.
 
-    Same arguments and result as ``jax.lax.while_loop``, and exactly the same
-    traced program when ``body_fun(carry)`` returns the type of ``init_val``
-    and ``cond_fun(carry)`` returns a boolean scalar. Like
-    :func:`jaxpurity.fori_loop`, it raises where lax would silently promote a
-    weakly typed ``init_val`` leaf.
+    Same arguments and result as ``jax.lax.while_loop``, which gets them as
+    they are: the traced program is exactly lax's, and ``cond_fun`` and
+    ``body_fun`` are traced as often as lax traces them. Where lax rejects
+    the carry or ``cond_fun``'s output, jaxpurity's error says which leaf and
+    how to fix it, found as in :func:`jaxpurity.fori_loop`; and like it, it
+    raises where lax would silently promote a weakly typed ``init_val`` leaf.
 
     The number of iterations may depend on traced values, so this is also
     the loop to use for a data-dependent count (reverse-mode differentiation
@@ -506,24 +665,32 @@ def while_loop(
     """
     require_callable(cond_fun, "cond_fun", "while_loop", "lambda carry: carry < 10")
     require_callable(body_fun, "body_fun", "while_loop", "lambda carry: carry + 1")
-    keep_going = jax.eval_shape(cond_fun, init_val)
-    is_bool_scalar = isinstance(keep_going, jax.ShapeDtypeStruct) and (
-        keep_going.shape == () and keep_going.dtype == np.dtype(bool)
-    )
-    if not is_bool_scalar:
-        got = jax.tree_util.tree_map(describe_leaf, keep_going)
-        raise TypeError(
-            f"jaxpurity.while_loop: cond_fun must return a boolean scalar, got {got}. Compare "
-            "explicitly (carry < 10), or reduce an array with jnp.all(...) or jnp.any(...)."
+
+    def analyse(types_of: _TypesOf) -> None:
+        keep_going = types_of(cond_fun, init_val)
+        is_bool_scalar = isinstance(keep_going, jax.ShapeDtypeStruct) and (
+            keep_going.shape == () and keep_going.dtype == np.dtype(bool)
         )
-    _check_carry(
-        lambda carry: (jax.eval_shape(body_fun, carry), {}),
-        init_val,
-        api="while_loop",
-        init_name="init_val",
-        out_name="body_fun output",
+        if not is_bool_scalar:
+            got = jax.tree_util.tree_map(describe_leaf, keep_going)
+            raise TypeError(
+                f"jaxpurity.while_loop: cond_fun must return a boolean scalar, got {got}. "
+                "Compare explicitly (carry < 10), or reduce an array with jnp.all(...) or "
+                "jnp.any(...)."
+            )
+        _check_carry(
+            lambda carry: (types_of(body_fun, carry), {}),
+            init_val,
+            api="while_loop",
+            init_name="init_val",
+            out_name="body_fun output",
+        )
+
+    return _through_lax(
+        lambda: lax.while_loop(cond_fun, body_fun, init_val),
+        analyse,
+        suspect=lambda carry: _carry_changed(init_val, carry),
     )
-    return lax.while_loop(cond_fun, body_fun, init_val)
 
 
 def _check_length(length: Any) -> None:
@@ -539,33 +706,38 @@ def _check_length(length: Any) -> None:
         raise ValueError(f"jaxpurity.scan: length must be >= 0 (the number of steps), got {length}")
 
 
-def _slice_types(xs: Any, length: Any) -> Any:
-    """The types of one slice ``x`` of ``xs`` along axis 0, after checking the lengths agree."""
-    sizes: dict[str, int] = {}
+def _slice_types(xs: Any, length: Any) -> Callable[[], Any]:
+    """Check that the leaves of ``xs`` can be sliced along axis 0 in ``length`` steps.
 
-    def slice_type(path: tuple, leaf: Any) -> jax.ShapeDtypeStruct:
-        name = f"xs{jax.tree_util.keystr(path)}"
+    Returns what builds the types of one slice ``x`` (``ShapeDtypeStruct`` s),
+    which only the analysis of the types needs.
+    """
+    leaves, treedef = jax.tree_util.tree_flatten(xs)
+
+    def name(i: int) -> str:  # written only for a message
+        path = jax.tree_util.tree_flatten_with_path(xs)[0][i][0]
+        return f"xs{jax.tree_util.keystr(path)}"
+
+    types = []
+    for i, leaf in enumerate(leaves):
         t = leaf_type(leaf)
         if t.shape == ():
             raise ValueError(
-                f"jaxpurity.scan: {name} is a scalar ({t}); scan slices every leaf of xs along "
-                "its first axis, so each needs one. Pass an array with a leading axis, for "
-                "example jnp.stack(list_of_values), or close over the scalar in f instead."
+                f"jaxpurity.scan: {name(i)} is a scalar ({t}); scan slices every leaf of xs "
+                "along its first axis, so each needs one. Pass an array with a leading axis, "
+                "for example jnp.stack(list_of_values), or close over the scalar in f instead."
             )
-        sizes[name] = t.shape[0]
-        return jax.ShapeDtypeStruct(t.shape[1:], t.dtype, weak_type=t.weak)
-
-    x = jax.tree_util.tree_map_with_path(slice_type, xs)
-    if len(set(sizes.values())) > 1:
-        listed = ", ".join(f"{name} has {size}" for name, size in sizes.items())
+        types.append(t)
+    sizes = [t.shape[0] for t in types]
+    if len(set(sizes)) > 1:
+        listed = ", ".join(f"{name(i)} has {size}" for i, size in enumerate(sizes))
         raise ValueError(
             f"jaxpurity.scan: the leaves of xs have different leading sizes ({listed}); scan "
             "takes one slice of each per step. Slice or pad them to one length."
         )
-    if isinstance(length, numbers.Integral) and sizes and length not in sizes.values():
-        name, size = next(iter(sizes.items()))
+    if isinstance(length, numbers.Integral) and sizes and length not in sizes:
         raise ValueError(
-            f"jaxpurity.scan: length={length} but {name} has leading size {size}; drop "
+            f"jaxpurity.scan: length={length} but {name(0)} has leading size {sizes[0]}; drop "
             "length= (it is taken from xs) or make them agree."
         )
     if not sizes and length is None:
@@ -573,7 +745,9 @@ def _slice_types(xs: Any, length: Any) -> Any:
             "jaxpurity.scan: xs has no arrays, so scan cannot tell how many steps to run; "
             "pass length=n."
         )
-    return x
+    return lambda: jax.tree_util.tree_unflatten(
+        treedef, [jax.ShapeDtypeStruct(t.shape[1:], t.dtype, weak_type=t.weak) for t in types]
+    )
 
 
 def scan(
@@ -587,12 +761,14 @@ def scan(
 ) -> tuple[Carry, Any]:
     """:func:`jax.lax.scan`, with a readable error when the carry changes type.
 
-    Same arguments and result as ``jax.lax.scan``, and exactly the same
-    traced program when ``f(carry, x)`` returns a new carry of the type of
-    ``init``. Like :func:`jaxpurity.fori_loop`, it raises where lax would
-    silently promote a weakly typed ``init`` leaf (``0`` carried as
-    ``float16``). Malformed ``xs`` (a scalar leaf, leaves of different
-    lengths) get an error naming the leaf.
+    Same arguments and result as ``jax.lax.scan``, which gets them as they
+    are: the traced program is exactly lax's, and ``f`` is traced as often as
+    lax traces it. Where ``f(carry, x)`` returns a new carry of another type
+    than ``init``'s, or no pair, jaxpurity's error says which leaf and how to
+    fix it, found as in :func:`jaxpurity.fori_loop`; and like it, it raises
+    where lax would silently promote a weakly typed ``init`` leaf (``0``
+    carried as ``float16``). Malformed ``xs`` (a scalar leaf, leaves of
+    different lengths) get an error naming the leaf, before lax is called.
 
     Args:
       f: ``f(carry, x) -> (new carry, y)``.
@@ -626,17 +802,27 @@ def scan(
     """
     require_callable(f, "f", "scan", "lambda carry, x: (carry + x, carry)")
     _check_length(length)
-    x = _slice_types(xs, length)
+    slice_types = _slice_types(xs, length)
 
-    def new_carry(carry: Any) -> Any:
-        out = jax.eval_shape(f, carry, x)
-        if not (isinstance(out, (tuple, list)) and len(out) == 2):
-            got = jax.tree_util.tree_map(describe_leaf, out)
-            raise TypeError(
-                f"jaxpurity.scan: f must return a pair (new_carry, y), got {got}. Return "
-                "(carry, None) if there is nothing to stack."
-            )
-        return out[0], {"y": out[1]}
+    def analyse(types_of: _TypesOf) -> None:
+        x = slice_types()
 
-    _check_carry(new_carry, init, api="scan", init_name="init", out_name="f's new carry")
-    return lax.scan(f, init, xs, length, reverse, unroll, _split_transpose=_split_transpose)
+        def new_carry(carry: Any) -> Any:
+            out = types_of(f, carry, x)
+            if not _is_pair(out):
+                got = jax.tree_util.tree_map(describe_leaf, out)
+                raise TypeError(
+                    f"jaxpurity.scan: f must return a pair (new_carry, y), got {got}. Return "
+                    "(carry, None) if there is nothing to stack."
+                )
+            return out[0], {"y": out[1]}
+
+        _check_carry(new_carry, init, api="scan", init_name="init", out_name="f's new carry")
+
+    # lax returns (carry, ys) in the container f returned: lax takes any pytree node with
+    # two children (a dict of two entries, say) where jaxpurity asks for a pair.
+    return _through_lax(
+        lambda: lax.scan(f, init, xs, length, reverse, unroll, _split_transpose=_split_transpose),
+        analyse,
+        suspect=lambda out: not _is_pair(out) or _carry_changed(init, out[0]),
+    )

@@ -25,6 +25,7 @@ __all__ = [
     "check_castable",
     "check_same_types",
     "describe_value",
+    "same_types",
 ]
 
 
@@ -204,6 +205,18 @@ def _carry_shape_fix(e: LeafType, a: LeafType, names: _Names) -> str:
     return f"{text}; look for the slice, reduction or indexing that changed it"
 
 
+def _stand_for_each_other(e: LeafType, a: LeafType, *, weak_ok: bool) -> bool:
+    """Whether JAX takes leaves of types ``e`` and ``a`` as one type (see check_same_types)."""
+    if e.shape != a.shape:
+        return False
+    if e.dtype == a.dtype:
+        return True  # a weak and a strong leaf of one dtype are the same type to JAX
+    if weak_ok and e.weak != a.weak:
+        weak, strong = (e, a) if e.weak else (a, e)
+        return _weak_promotes_to(weak.dtype, strong.dtype)
+    return False
+
+
 def _same_type_rule(
     e: LeafType,
     a: LeafType,
@@ -218,12 +231,8 @@ def _same_type_rule(
 
     With ``carry``, ``e`` is a loop's init and ``a`` its new carry.
     """
-    if e.shape == a.shape and e.dtype == a.dtype:
-        return None  # a weak and a strong leaf of one dtype are the same type to JAX
-    if e.shape == a.shape and weak_ok and e.weak != a.weak:
-        weak, strong = (e, a) if e.weak else (a, e)
-        if _weak_promotes_to(weak.dtype, strong.dtype):
-            return None
+    if _stand_for_each_other(e, a, weak_ok=weak_ok):
+        return None
     if e.shape != a.shape:
         if e.weak and e.shape == () and a.shape:
             return _scalar_to_array_fix(e_value, e, names.expected, a, names.actual)
@@ -498,6 +507,27 @@ def check_same_types(
     _raise_if_different(
         expected, actual, what=what, names=_Names(expected_name, actual_name), rule=rule
     )
+
+
+def same_types(expected: Any, actual: Any) -> bool:
+    """Whether :func:`check_same_types` accepts the two pytrees, found without writing a message.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> same_types({"n": 0.0}, {"n": jnp.float32(1)}), same_types(0, jnp.float16(1))
+      (True, False)
+    """
+    e_def: Any  # a PyTreeDef, which JAX's type hints leave unresolved
+    a_def: Any
+    e_leaves, e_def = jax.tree_util.tree_flatten(expected)
+    a_leaves, a_def = jax.tree_util.tree_flatten(actual)
+    if e_def != a_def:  # the structures differ somewhere
+        return False
+    try:
+        types = [(leaf_type(e), leaf_type(a)) for e, a in zip(e_leaves, a_leaves, strict=True)]
+    except TypeError:
+        return False  # a leaf that is no array: check_same_types reports it
+    return all(_stand_for_each_other(e, a, weak_ok=False) for e, a in types)
 
 
 def _shape_rule(e: LeafType, a: LeafType, *_: Any) -> str | None:
