@@ -32,6 +32,7 @@ from jax._src import config as _config  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12
 from jax._src import core as _core  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 from jax._src import dispatch as _dispatch  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 from jax._src import linear_util as _linear_util  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
+from jax._src import source_info_util as _source_info  # checked on 0.4.35, 0.10.2, 0.12.0.1
 from jax._src import util as _util  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 
 from jaxpurity._jax_names import TRACED_FOR_API, TRACER_TRANSFORMATIONS
@@ -50,6 +51,7 @@ __all__ = [
     "forget_traces",
     "fresh_trace_context",
     "has_compiled",
+    "hide_from_source_info",
     "is_jit_wrapper",
     "jit_cache_misses",
     "jit_static_argument_names",
@@ -366,6 +368,20 @@ def restore_config(values: dict[str, Any]) -> None:
     for name, value in values.items():
         if jax.config.values.get(name) != value:
             jax.config.update(name, value)
+
+
+def hide_from_source_info(path: str) -> None:
+    """JAX skips the frames of the file ``path``, as it skips its own, in source locations.
+
+    Where JAX records which line an operation came from (the compiled program's
+    locations, the lines its errors quote), a frame of ``path`` is never the one
+    named. Public: ``jax.extend.source_info_util.register_exclusion``, the same
+    function; but importing ``jax.extend`` imports Pallas on JAX 0.12, whose
+    settings join the trace context that keys jit's caches, so that every function
+    jitted before it compiles again. Private: ``jax._src.source_info_util``, which
+    ``import jax`` has loaded. Checked on 0.4.35, 0.10.2, 0.12.0.1.
+    """
+    _source_info.register_exclusion(path)
 
 
 # ----------------------------------------------------------------- jit wrappers

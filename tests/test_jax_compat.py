@@ -7,6 +7,8 @@ place, with a clear message. ``tox -e oldest`` and ``tox -e newest`` run them on
 
 from __future__ import annotations
 
+import importlib.util
+
 import jax
 import jax.numpy as jnp
 import pytest
@@ -254,3 +256,23 @@ def test_ref_is_the_type_of_new_ref_arrays_where_jax_has_them():
         return
     assert compat.Ref is not None
     assert isinstance(jax.new_ref(jnp.zeros(2)), compat.Ref), "_jax_compat.Ref: jax.Ref"
+
+
+def test_hide_from_source_info_makes_jax_skip_the_frames_of_a_file(tmp_path):
+    helper = tmp_path / "hidden_helper.py"
+    helper.write_text("import jax.numpy as jnp\n\ndef sine(x):\n    return jnp.sin(x)\n")
+    spec = importlib.util.spec_from_file_location("hidden_helper", helper)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    def lowered() -> str:
+        ir = jax.jit(lambda x: module.sine(x)).lower(1.0).compiler_ir("stablehlo")
+        return ir.operation.get_asm(enable_debug_info=True)
+
+    assert "hidden_helper.py" in lowered()
+    compat.hide_from_source_info(str(helper))
+    text = lowered()
+    assert "hidden_helper.py" not in text and "test_jax_compat.py" in text, (
+        "_jax_compat.hide_from_source_info: jax._src.source_info_util.register_exclusion "
+        "is gone or no longer skips a file's frames"
+    )

@@ -27,12 +27,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import jax
-import jax.extend.source_info_util
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
 from jaxpurity._introspect import MISSING
+from jaxpurity._jax_compat import hide_from_source_info
 from jaxpurity._leaftypes import (
     LeafType,
     describe_leaf,
@@ -59,7 +59,7 @@ Carry = TypeVar("Carry")
 # its errors quote). So a drop-in's lowered program, locations included, is lax's byte
 # for byte; and our frames do not take the places of the user's outer frames among those
 # a location keeps (jax_traceback_in_locations_limit: 10 on JAX 0.4.35, 100 on 0.12).
-jax.extend.source_info_util.register_exclusion(__file__)
+hide_from_source_info(__file__)
 
 
 def require_callable(fn: Any, name: str, api: str, example: str) -> None:
