@@ -267,9 +267,10 @@ np.testing.assert_allclose(norms, [1.0, 5**0.5, 3.0], rtol=1e-6)
 #
 # :func:`jaxpurity.fori_loop`, :func:`jaxpurity.while_loop` and
 # :func:`jaxpurity.scan` take the same arguments as their :mod:`jax.lax`
-# namesakes. They trace the body once more to compare its carry with the
-# initial one, leaf by leaf, and raise :class:`jaxpurity.TypeMismatchError`
-# (a ``TypeError``) with a table of what changed. Unlike :mod:`jax.lax` they
+# namesakes and hand them to it. Where lax rejects the carry, or the carry
+# comes back with another dtype than the initial one, they compare the two
+# leaf by leaf and raise :class:`jaxpurity.TypeMismatchError` (a
+# ``TypeError``) with a table of what changed. So unlike :mod:`jax.lax` they
 # also refuse the silent case, a weakly typed ``0`` that the body would turn
 # into float16:
 

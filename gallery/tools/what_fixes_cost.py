@@ -159,9 +159,9 @@ assert growth["Python loop (unrolled)"] > loop_growth, growth
 # --------------------------------------
 #
 # :func:`jaxpurity.cond`, :func:`jaxpurity.fori_loop` and
-# :func:`jaxpurity.scan` check the types of the branches or of the loop
-# carry before they hand their arguments to :mod:`jax.lax` unchanged. The
-# check happens while JAX traces, so the program it records is lax's
+# :func:`jaxpurity.scan` hand their arguments to :mod:`jax.lax` unchanged,
+# and look at the types of the branches or of the loop carry only where lax
+# rejects them, to name what differs. So the program JAX records is lax's
 # own. The same three programs, written with either module:
 
 
