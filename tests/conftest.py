@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -48,7 +49,18 @@ def pytest_configure(config: pytest.Config) -> None:
 _NEEDS_NOTES = {"jaxpurity.explainer._install.install"}
 
 
+# An id that holds an object's address differs from process to process, and pytest-xdist
+# (``pytest -n``) refuses a run whose workers collected different tests.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    addressed = [item.nodeid for item in items if _ADDRESS.search(item.nodeid)]
+    if addressed:
+        raise pytest.UsageError(
+            f"test ids must be the same in every process, but {addressed[0]} holds an address: "
+            "give its parametrize ids= (a name, not the object's repr)"
+        )
     if sys.version_info < (3, 11):
         no_notes = pytest.mark.skip(reason="exception notes (add_note) need Python 3.11+")
         for item in items:

@@ -151,7 +151,9 @@ def _jax_error_using(stored: Any) -> str:
 
 
 @pytest.mark.parametrize("transform", list(TRANSFORMS))
-@pytest.mark.parametrize("fn", [list_of_shapes, local_dict, attribute_dtype], ids=str)
+@pytest.mark.parametrize(
+    "fn", [list_of_shapes, local_dict, attribute_dtype], ids=lambda fn: fn.__name__
+)
 def test_find_leaks_passes_look_alikes_that_store_no_tracer(
     fn: Callable[..., Any], transform: str
 ) -> None:
