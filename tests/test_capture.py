@@ -125,6 +125,7 @@ def test_raises_records_to_the_log_the_docs_build_names(tmp_path, monkeypatch, c
         ("ratio 1/2 and and/or", "ratio 1/2 and and/or"),
         ("got <function f at 0x7f3a2c1b9e40> here", "got <function f> here"),
     ],
+    ids=["posix path", "site-packages", "url", "windows path", "slashes", "address"],
 )
 def test_clean_paths(text, cleaned):
     assert jaxpurity.clean_paths(text) == cleaned

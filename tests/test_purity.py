@@ -556,7 +556,11 @@ def _body_count(
     return counted, ran, lambda: int(repr(tick)[len("count(") : -1])
 
 
-@pytest.mark.parametrize("fn", [where_dependent, counts_in_a_global, leaks, numpy_noise], ids=str)
+@pytest.mark.parametrize(
+    "fn",
+    [where_dependent, counts_in_a_global, leaks, numpy_noise],
+    ids=lambda fn: fn.__name__,
+)
 def test_check_pure_runs_the_body_three_times(fn: Callable[..., Any]) -> None:
     """The budget: at most 3 traces and 2 eager runs. Measured: 2 traces and 1 run."""
     counted, ran, runs = _body_count(fn)
