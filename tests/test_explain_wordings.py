@@ -6,23 +6,18 @@ release, the commit that introduced it, and an example as it printed (seen in a 
 or JAX's docstrings, or rebuilt from the message's template). Each example must lead to a page
 of its family; a few fragments are too generic to name one page, and are listed with why.
 
-The same is checked on what the gallery really caught: each error the build's JAX raised on
-a page (docs/examples/_captured, written by the docs build), paired with the same mistake's
-error on the oldest supported JAX (docs/captured/jax-<version>, tests/record_gallery.py), must
-lead explain to the same page in both wordings.
+The same is checked on what the gallery really caught, once the site is built, in
+tests/e2e/test_error_index.py.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
-from error_index import oldest_record, pair_versions
 
 import jaxpurity
-from jaxpurity._capture import read_caught
 
 WORDINGS = json.loads(
     (Path(__file__).resolve().parent / "data" / "jax_error_wordings.json").read_text()
@@ -108,47 +103,3 @@ def test_each_wording_leads_to_a_page_of_its_family(wording):
         f"{wording['first_release']}..{wording['last_release']}: {example!r}"
     )
     assert explanation.topic in pages, f"{example!r} -> {explanation.topic}"
-
-
-DOCS = Path(__file__).resolve().parents[1] / "docs"
-OLDEST_VERSION, OLDEST = oldest_record(DOCS)
-NEWEST = read_caught(DOCS / "examples" / "_captured")
-
-
-# The sentence that names the argument a traced value came from (JAX 0.2.1 on).
-_ARGUMENT = re.compile(
-    r"This concrete value was not available in Python because it depends on the value of the "
-    r"argument [^\n]*"
-)
-
-
-def _explain(error: dict[str, str]) -> jaxpurity.Explanation:
-    return jaxpurity.explain(f"{error['type']}: {error['message']}")
-
-
-PAIRED = [(new, old) for new, old in pair_versions(NEWEST, OLDEST) if new and old]
-# The errors explain sends to a page in the newest wording: the others have no page to agree on.
-BOTH = [(new, old) for new, old in PAIRED if _explain(new).recognised]
-
-
-def test_every_gallery_page_was_recorded_on_both_jax_versions():
-    if not NEWEST:
-        pytest.skip("no docs/examples/_captured: build the docs first (tox -e docs)")
-    assert {e["page"] for e in NEWEST} == {e["page"] for e in OLDEST}
-    assert len(PAIRED) >= 40, f"only {len(PAIRED)} of {len(NEWEST)} errors paired"
-    assert len(BOTH) >= 40, f"explain knows only {len(BOTH)} of the {len(PAIRED)} paired"
-
-
-@pytest.mark.parametrize(
-    "new, old",
-    BOTH,
-    ids=[f"{new['page']}-{new['type']}-{i}" for i, (new, old) in enumerate(BOTH)],
-)
-def test_explain_sends_the_oldest_wording_where_it_sends_the_newest(new, old):
-    if _ARGUMENT.search(new["message"]) and not _ARGUMENT.search(old["message"]):
-        # JAX 0.4.35 names no keyword argument (normalize=True): its message is the newest
-        # without that sentence, and must go where the newest would go without it.
-        new = {**new, "message": _ARGUMENT.sub("", new["message"])}
-    assert _explain(old).topic == _explain(new).topic, (
-        f"on JAX {OLDEST_VERSION}: {old['type']}: {old['message'].splitlines()[0]!r}"
-    )

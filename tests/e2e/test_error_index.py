@@ -10,6 +10,7 @@ site. Runs with the end-to-end tests (``tox -e e2e``), after the site is built.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ if os.environ.get("JAXPURITY_E2E") != "1":
     pytest.skip("runs with `tox -e e2e` (JAXPURITY_E2E=1)", allow_module_level=True)
 
 from _site import SITE, block_external
-from error_index import headline
+from error_index import headline, oldest_record, pair_versions
 
 import jaxpurity
 from jaxpurity._capture import read_caught
@@ -86,3 +87,48 @@ def test_explain_sends_each_captured_error_to_the_page_its_entry_names_first(ent
         assert entry["explained"] == []
         return
     assert page(explanation.topic) in entry["explained"]
+
+
+# -- Each error the gallery caught, in the newest JAX's words and in the oldest's ----------------
+# Each error the build's JAX raised on a page (docs/examples/_captured), paired with the same
+# mistake's error on the oldest supported JAX (docs/captured/jax-<version>,
+# tests/record_gallery.py), leads explain to the same page in both wordings.
+
+OLDEST_VERSION, OLDEST = oldest_record(CAPTURED.parents[1])
+
+
+# The sentence that names the argument a traced value came from (JAX 0.2.1 on).
+_ARGUMENT = re.compile(
+    r"This concrete value was not available in Python because it depends on the value of the "
+    r"argument [^\n]*"
+)
+
+
+def _explain(error: dict[str, str]) -> jaxpurity.Explanation:
+    return jaxpurity.explain(f"{error['type']}: {error['message']}")
+
+
+PAIRED = [(new, old) for new, old in pair_versions(ERRORS, OLDEST) if new and old]
+# The errors explain sends to a page in the newest wording: the others have no page to agree on.
+BOTH = [(new, old) for new, old in PAIRED if _explain(new).recognised]
+
+
+def test_every_gallery_page_was_recorded_on_both_jax_versions():
+    assert {e["page"] for e in ERRORS} == {e["page"] for e in OLDEST}
+    assert len(PAIRED) >= 40, f"only {len(PAIRED)} of {len(ERRORS)} errors paired"
+    assert len(BOTH) >= 40, f"explain knows only {len(BOTH)} of the {len(PAIRED)} paired"
+
+
+@pytest.mark.parametrize(
+    "new, old",
+    BOTH,
+    ids=[f"{new['page']}-{new['type']}-{i}" for i, (new, old) in enumerate(BOTH)],
+)
+def test_explain_sends_the_oldest_wording_where_it_sends_the_newest(new, old):
+    if _ARGUMENT.search(new["message"]) and not _ARGUMENT.search(old["message"]):
+        # JAX 0.4.35 names no keyword argument (normalize=True): its message is the newest
+        # without that sentence, and must go where the newest would go without it.
+        new = {**new, "message": _ARGUMENT.sub("", new["message"])}
+    assert _explain(old).topic == _explain(new).topic, (
+        f"on JAX {OLDEST_VERSION}: {old['type']}: {old['message'].splitlines()[0]!r}"
+    )
