@@ -17,8 +17,9 @@ if typing.TYPE_CHECKING:  # what the lazy table below imports, for type checkers
     from jaxpurity.checks._problems import Problem, PurityReport
     from jaxpurity.checks._purity import check_pure
     from jaxpurity.checks._traces import RetraceError, count_traces
+    from jaxpurity.control._branches import cond, switch
     from jaxpurity.control._collect import collect
-    from jaxpurity.control._dropins import cond, fori_loop, scan, switch, while_loop
+    from jaxpurity.control._loops import fori_loop, scan, while_loop
     from jaxpurity.control._state import Stateful, dataclass, static_field
     from jaxpurity.control._typediff import TypeMismatchError
     from jaxpurity.explainer._explain import Explanation, explain
@@ -46,11 +47,11 @@ _SOURCES: dict[str, str] = {
     "RetraceError": "jaxpurity.checks._traces",
     "count_traces": "jaxpurity.checks._traces",
     "collect": "jaxpurity.control._collect",
-    "cond": "jaxpurity.control._dropins",
-    "fori_loop": "jaxpurity.control._dropins",
-    "scan": "jaxpurity.control._dropins",
-    "switch": "jaxpurity.control._dropins",
-    "while_loop": "jaxpurity.control._dropins",
+    "cond": "jaxpurity.control._branches",
+    "fori_loop": "jaxpurity.control._loops",
+    "scan": "jaxpurity.control._loops",
+    "switch": "jaxpurity.control._branches",
+    "while_loop": "jaxpurity.control._loops",
     "Stateful": "jaxpurity.control._state",
     "dataclass": "jaxpurity.control._state",
     "static_field": "jaxpurity.control._state",

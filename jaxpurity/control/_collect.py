@@ -13,7 +13,7 @@ from jax import lax
 
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._pages import page
-from jaxpurity.control._dropins import require_callable
+from jaxpurity.control._through_lax import require_callable
 
 __all__ = ["collect"]
 
