@@ -42,7 +42,7 @@ print("without jit:", summarize(x, axis=0, normalize=True).tolist())
 # shape and dtype. ``jnp.sum`` needs the axis as a Python integer to know the
 # shape of its result, and says so.
 
-with jaxpurity.raises(jax.errors.ConcretizationTypeError, match=r"axis argument") as info:
+with jaxpurity.raises(jax.errors.ConcretizationTypeError, match=r"axis argument"):
     jax.jit(summarize)(x, 0, True)
 
 # %%
@@ -199,14 +199,22 @@ assert jnp.allclose(last, x * 0.81), last
 # suggestion applies: accept one trace per value, and keep the number of
 # distinct values small.
 
-# %%
-# Ask jaxpurity.explain
-# ---------------------
-#
-# Given the ``ConcretizationTypeError`` caught at the top of the page (kept
-# with ``as info``), :func:`jaxpurity.explain` says what usually causes it
-# and how to fix it, and names the page about it (this one):
-
-explanation = jaxpurity.explain(info.value)
-print(explanation)
-assert explanation.topic == "static_arguments", explanation
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "summarize_jit": {"args": (x,), "static": {"axis": 0, "normalize": True}},
+    "box_kernel_jit": {
+        "static": {"n": 3},
+        "not": {
+            "grad": "its one argument is a size, a static int",
+            "vmap": "its one argument is a size, a static int",
+        },
+    },
+    "counted": "count_traces on summarize, counting: no fix of its own",
+    "counted_jit": "summarize_jit, counted",
+    "decayed_counted": "count_traces around decayed, the fix below",
+    "decayed_static": "step as a static argument: the retrace that RetraceError names",
+    "decayed": {"args": (x, 2)},
+    "decayed_traced": "decayed, jitted with step traced, and counted: the fix is decayed",
+}
+# sphinx_gallery_end_ignore
