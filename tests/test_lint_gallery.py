@@ -52,8 +52,6 @@ ON_PURPOSE = {
     # that holds there (tests/test_fixes_hold.py checks both).
     ("frozen_randomness", "The fix: explicit ``jax.random`` keys", "JP122"): "the page maps "
     "over rows with one key held fixed, to show that every row draws the same noise",
-    ("global_config", "Fix 1: pass the settings as arguments", "JP205"): "the page shows, "
-    "caught by jaxpurity.raises, that vmap maps the mode keyword too, and binds it first",
     ("leak_from_loop_body", "Fix 2: put what you need in the carry", "JP303"): "the page shows, "
     "caught by jaxpurity.raises, that grad refuses the while_loop, and links the fix",
 }

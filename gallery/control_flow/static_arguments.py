@@ -18,6 +18,8 @@ trace for every new static value.
 # length of that axis to get a mean. ``axis`` and ``normalize`` are
 # configuration, not data, but nothing tells :func:`jax.jit` so.
 
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -103,6 +105,24 @@ print("mean over axis 0:", means.tolist())
 print("box kernel:", [round(v, 4) for v in kernel.tolist()])
 assert means.tolist() == summarize(x, axis=0, normalize=True).tolist() == [1.5, 2.5, 3.5]
 assert kernel.shape == (3,)
+
+# %%
+# :func:`jax.vmap` knows nothing of ``static_argnames``: it maps every
+# argument it is given, keywords included. A setting passed to the mapped
+# function is mapped too, and a string has no array form. Bind the settings
+# first, with :func:`functools.partial`, and map over the data only:
+
+
+def pool(x, how):
+    return jnp.max(x, axis=-1) if how == "max" else jnp.mean(x, axis=-1)
+
+
+pool_jit = jax.jit(pool, static_argnames="how")
+with jaxpurity.raises((TypeError, ValueError), match="not a valid JAX type|rank"):
+    jax.vmap(pool_jit)(jnp.stack([x, 2 * x]), how="max")
+pooled = jax.vmap(functools.partial(pool_jit, how="max"))(jnp.stack([x, 2 * x]))
+print("max of each row, two batches:", pooled.tolist())
+assert pooled.tolist() == [[2.0, 5.0], [4.0, 10.0]], pooled
 
 # %%
 # Static values must be hashable, because ``jit`` uses them as keys of its
@@ -215,6 +235,8 @@ FIXES = {
     "decayed_counted": "count_traces around decayed, the fix below",
     "decayed_static": "step as a static argument: the retrace that RetraceError names",
     "decayed": {"args": (x, 2)},
+    "pool_jit": {"args": (x,), "static": {"how": "max"}},
+    "pool": "the function pool_jit jits",
     "decayed_traced": "decayed, jitted with step traced, and counted: the fix is decayed",
 }
 # sphinx_gallery_end_ignore
