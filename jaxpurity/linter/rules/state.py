@@ -165,6 +165,8 @@ def _assignment(
     else:
         return  # an annotation alone (``x: int``) assigns nothing
     value_traced = fn.traced(value)
+    # An augmented assignment reads its target: ``self.n += 1`` updates ``self.n``.
+    values = [node.target, value] if isinstance(node, ast.AugAssign) else [value]
     func = fn.func
     declared = func.declared_global | func.declared_nonlocal
     for target in targets:
@@ -176,7 +178,7 @@ def _assignment(
                     statement = "global" if element.id in func.declared_global else "nonlocal"
                     fn.hit(element, "JP101", once=element.id, name=element.id, declared=statement)
             elif isinstance(element, (ast.Attribute, ast.Subscript)):
-                _store(fn, element, element.value, [value], item=isinstance(element, ast.Subscript))
+                _store(fn, element, element.value, values, item=isinstance(element, ast.Subscript))
 
 
 @FAMILY.on_call
@@ -221,7 +223,7 @@ def _store(
     if not isinstance(root, ast.Name):
         return
     if self_name is not None and root.id == self_name:
-        _self_store(fn, target, base, value_traced)
+        _self_store(fn, target, base, value_traced, values)
         return
     path = dotted(base)
     if root.id in func.local or path is None:
@@ -246,6 +248,16 @@ def _store(
         fn.hit(target, "JP104", name=name)
 
 
+def _updates(target: ast.Attribute, values: list[ast.expr]) -> bool:
+    """Whether ``values`` read the attribute that ``target`` sets (``self.n + 1``)."""
+    path = dotted(target)
+    return path is not None and any(
+        isinstance(node, ast.Attribute) and dotted(node) == path
+        for value in values
+        for node in ast.walk(value)
+    )
+
+
 def _method(func: Func) -> Func | None:
     """The method ``func`` is, or is defined in."""
     scope: Func | None = func
@@ -254,10 +266,27 @@ def _method(func: Func) -> Func | None:
     return scope
 
 
-def _self_store(fn: TracedFunction, target: ast.expr, base: ast.expr, value_traced: bool) -> None:
-    """``self.x = v`` always; ``self.x[k] = v`` and ``self.x.append(v)`` when the class
-    makes ``self.x`` a list, dict or set (else ``update`` may be an optimizer's)."""
+def _self_store(
+    fn: TracedFunction,
+    target: ast.expr,
+    base: ast.expr,
+    value_traced: bool,
+    values: list[ast.expr] | None = None,
+) -> None:
+    """``self.x = v`` where ``v`` is a tracer, makes an array, or updates ``self.x``
+    (``self.n = self.n + 1``, ``self.n += 1``); ``self.x[k] = v`` and
+    ``self.x.append(v)`` when the class makes ``self.x`` a list, dict or set (else
+    ``update`` may be an optimizer's). A static value set once per trace (a jitted
+    function cached on ``self``, a tuple of axis names) is the same on every trace."""
     if not (fn.cached or value_traced) or fn.func.root.startswith("flax.nnx"):
+        return
+    if (
+        values is not None
+        and not value_traced
+        and isinstance(target, ast.Attribute)
+        and not any(builds_array(v, fn.names) for v in values)
+        and not _updates(target, values)
+    ):
         return
     attribute = target if isinstance(target, ast.Attribute) else base
     while isinstance(attribute, (ast.Attribute, ast.Subscript)) and not (
