@@ -79,6 +79,9 @@ class Func:
         differentiates; ``reverse`` names the first such transformation.
       callers: The traced functions of the module that call it.
       layers: The transformations its decorators apply.
+      static: Its parameters that its decorators keep out of the trace: the static arguments
+        of a ``jax.jit`` decorator and the ``nondiff_argnums`` of ``custom_vjp``; a tracer
+        a caller passes there is an error of its own, so they are never taken for traced.
       bound: The transformation calls assigned to each of its names
         (``step = jax.jit(f)``), as (line, call).
       root: The transformation it is traced by (``"jax.jit"``), directly or through
@@ -116,6 +119,7 @@ class Func:
     traced_free: set[str] = field(default_factory=set)
     callers: list[Func] = field(default_factory=list)
     layers: tuple[Layer, ...] = ()
+    static: set[str] = field(default_factory=set)
     bound: dict[str, list[tuple[int, ast.Call]]] = field(default_factory=dict)
     root: str = ""
     through: str = ""

@@ -262,8 +262,8 @@ class Scopes:
                 traced |= given
                 if not taint.may_be_python(keyword.value):
                     arrays |= given
-        traced.discard(callee.self_name or "")
-        arrays.discard(callee.self_name or "")
+        traced -= callee.static | {callee.self_name or ""}
+        arrays -= callee.static | {callee.self_name or ""}
         if caller not in callee.callers:
             callee.callers.append(caller)
         self._through(caller, callee, caller.depth + 1, traced=traced, arrays=arrays)

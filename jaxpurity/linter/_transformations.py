@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from jaxpurity.linter._functions import Func, Functions
 from jaxpurity.linter._names import Names
-from jaxpurity.linter._wrappers import PARTIAL, Transform
+from jaxpurity.linter._wrappers import NONDIFF, PARTIAL, STATIC_OPTIONS, Transform
 
 __all__ = ["Jitted", "Layer", "Layers", "Partial", "Transformations", "parameters", "seeds"]
 
@@ -220,8 +220,9 @@ class Transformations:
             for node in defs:
                 layers = [self._decorator(d) for d in node.decorator_list]
                 applied = tuple(layer for layer in layers if layer is not None)
+                func = self.functions.func_of(node)
+                func.static = self._static(node, func, applied)
                 if applied:
-                    func = self.functions.func_of(node)
                     func.layers = applied
                     yield func, applied, 0
             for call in scope.of(ast.Call):
@@ -236,6 +237,29 @@ class Transformations:
                     and self.is_transform_call(assign.value)
                 ):
                     scope.bound.setdefault(target.id, []).append((assign.lineno, assign.value))
+
+    def _static(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, func: Func, layers: tuple[Layer, ...]
+    ) -> set[str]:
+        """The parameters that ``node``'s decorators keep out of the trace (see
+        :attr:`Func.static`), as far as their options are written out."""
+        static: set[str] = set()
+        for layer in layers:
+            options = STATIC_OPTIONS.get(layer.transform.seeds)
+            if options is not None:
+                static |= parameters(layer, func.positional, *options) or set()
+        for decorator in node.decorator_list:
+            call = decorator if isinstance(decorator, ast.Call) else None
+            if call is None:
+                continue
+            name = self.names.qualified(call.func)
+            if name in PARTIAL and call.args:
+                name = self.names.qualified(call.args[0])
+            if name in NONDIFF:
+                keywords = {k.arg: k.value for k in call.keywords if k.arg}
+                layer = Layer(name, Transform("nondiff"), (), keywords)
+                static |= parameters(layer, func.positional, *NONDIFF[name]) or set()
+        return static
 
     def _decorator(self, decorator: ast.expr) -> Layer | None:
         """The transformation a decorator applies: ``@jax.jit``, ``@jax.jit(...)`` (where
@@ -339,6 +363,16 @@ def seeds(layer: Layer, func: Func, shift: int, bound: set[str]) -> tuple[set[st
             return everything - whole, whole
         if isinstance(axes, ast.Constant) and axes.value is None:
             return set(), set(visible)
+        return everything, set()
+    if which == "in_specs":
+        specs = layer.option("in_specs", 2)
+        if isinstance(specs, (ast.Tuple, ast.List)):
+            python = {
+                visible[i]
+                for i, spec in enumerate(specs.elts)
+                if i < len(visible) and isinstance(spec, ast.Constant) and spec.value is None
+            }
+            return everything - python, set()
         return everything, set()
     if which == "argnums":
         argnums = layer.option("argnums", 1)

@@ -145,14 +145,18 @@ class _Settings:
         after ``func``'s ``def``, when a function that traces ``func`` (itself, one it is
         defined in, or one that calls it) runs both before that line and after it, so that
         the later run reuses a trace that read the old value; or an assignment through
-        ``global`` in a function, whose time is unknown. None when there is no such line."""
-        if name in self._set_through_global:
-            return self._set_through_global[name]
+        ``global`` in a function that runs such a trace before it (on an earlier line, or
+        in a loop around both): a function that sets a global before the first trace, as
+        a test's set-up does, changes nothing a trace kept. None when there is no such line."""
+        runs, hosts = self._runs
+        tracers = _tracers_of(func, hosts)
+        for assigner, line in self._set_through_global.get(name, []):
+            if _runs_before(assigner, line, [r for t in tracers for r in runs.get(id(t), [])]):
+                return line
         lines = [line for line in self._settings.get(name, []) if line > func.line]
         if not lines:
             return None
-        runs, hosts = self._runs
-        for tracer in _tracers_of(func, hosts):
+        for tracer in tracers:
             times = runs.get(id(tracer), [])
             for line in lines:
                 before = bisect.bisect_left(times, line)
@@ -178,10 +182,10 @@ class _Settings:
         return settings
 
     @functools.cached_property
-    def _set_through_global(self) -> dict[str, int]:
-        """Module-level names assigned through ``global`` in a function: name -> the first
-        such line."""
-        found: dict[str, int] = {}
+    def _set_through_global(self) -> dict[str, list[tuple[Func, int]]]:
+        """Module-level names assigned through ``global`` in a function: name -> each such
+        function with the line of the assignment."""
+        found: dict[str, list[tuple[Func, int]]] = {}
         for func in self.scopes.funcs:
             if not func.declared_global:
                 continue
@@ -193,7 +197,7 @@ class _Settings:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
                     if isinstance(target, ast.Name) and target.id in func.declared_global:
-                        found.setdefault(target.id, node.lineno)
+                        found.setdefault(target.id, []).append((func, node.lineno))
         return found
 
     @functools.cached_property
@@ -220,6 +224,20 @@ class _Settings:
         for lines in runs.values():
             lines.sort()
         return runs, hosts
+
+
+def _runs_before(scope: Func, line: int, runs: list[int]) -> bool:
+    """Whether one of ``runs`` (lines where a trace runs) comes before ``line`` in ``scope``:
+    on an earlier line of it, or in a loop of it that holds ``line`` too."""
+    end = getattr(scope.node, "end_lineno", None) or line
+    if any(scope.line <= run < line for run in runs):
+        return True
+    loops = [*scope.of(ast.For), *scope.of(ast.AsyncFor), *scope.of(ast.While)]
+    return any(
+        loop.lineno <= line <= (loop.end_lineno or loop.lineno)
+        and any(loop.lineno <= run <= (loop.end_lineno or loop.lineno) <= end for run in runs)
+        for loop in loops
+    )
 
 
 def _tracers_of(func: Func, hosts: dict[int, list[Func]], limit: int = 64) -> list[Func]:

@@ -84,6 +84,8 @@ _NUMPY_STATIC = frozenset(
     {name for name in STATIC_CALLS if name.startswith("numpy.")}
     | {"numpy.can_cast", "numpy.promote_types", "numpy.broadcast_shapes"}
 )
+# Conversions that fail under jax.grad alone too: they would lose the derivative.
+_NEED_DERIVATIVE = frozenset({"float", "complex"})
 # What a test is, for a message: the statement or expression that makes it.
 _STATEMENTS = {
     ast.If: "if",
@@ -105,6 +107,8 @@ def _comprehension_condition(fn: TracedFunction, node: ast.comprehension) -> Non
 
 
 def _test(fn: TracedFunction, test: ast.expr, statement: str) -> None:
+    if not fn.not_only_grad:
+        return  # jax.grad alone runs the body on values: a test of one works
     flag = _flag_argument(test)
     if flag is not None and flag in fn.func.traced_params and flag in fn.taint.arrays:
         fn.hit(test, "JP205", statement=statement, name=flag)
@@ -141,12 +145,17 @@ def _flag_argument(test: ast.expr) -> str | None:
 
 @FAMILY.on_call
 def _conversion(fn: TracedFunction, node: ast.Call, name: str) -> None:
+    grad_only = not fn.not_only_grad
     if name in CONVERSIONS and node.args and fn.array(node.args[0]):
-        fn.hit(node, "JP202", call=f"{dotted(node.func) or name}()")
+        # Under jax.grad alone the value exists: bool() and int() of it work, float()
+        # and complex() do not (they would drop the derivative).
+        if not grad_only or name in _NEED_DERIVATIVE:
+            fn.hit(node, "JP202", call=f"{dotted(node.func) or name}()")
     elif (
         isinstance(node.func, ast.Attribute)
         and node.func.attr in ("item", "tolist")
         and not node.args
+        and not grad_only
         and fn.traced(node.func.value)
     ):
         fn.hit(node, "JP202", call=f".{node.func.attr}()")
@@ -159,7 +168,7 @@ def _conversion(fn: TracedFunction, node: ast.Call, name: str) -> None:
         and _array_argument(fn, node)
     ):
         fn.hit(node, "JP203", call=f"{dotted(node.func) or name}()")
-    elif name == "range" and _array_argument(fn, node):
+    elif name == "range" and not grad_only and _array_argument(fn, node):
         fn.hit(node, "JP204")
 
 
