@@ -48,3 +48,29 @@ def momentum(key, blocks):
         keys = jax.random.split(key, len(blocks))
         return [jax.random.normal(k) for k in keys]
     return jax.random.normal(key)
+
+# %% fine: keys split into names that are assigned again before any read: no draw is used twice
+import jax
+
+def evaluate(seed, n_devices, steps, evaluator, params):
+    key, key_e = jax.random.split(jax.random.PRNGKey(seed))
+    eval_keys = jax.random.split(key_e, n_devices)
+    for _ in range(steps):
+        key_e, *eval_keys = jax.random.split(key_e, n_devices + 1)
+        evaluator(params, eval_keys)
+    return key
+
+def predictions(rng_key):
+    policy_rng, value_rng = jax.random.split(rng_key, 2)
+    policy_rng, value_rng = jax.random.split(rng_key, 2)
+    return jax.random.normal(policy_rng), jax.random.uniform(value_rng)
+
+# %% finds: JP121 a key split into names that are read, then split again
+import jax
+
+def evaluate(seed, n_devices, evaluator, params):
+    key_e = jax.random.PRNGKey(seed)
+    eval_keys = jax.random.split(key_e, n_devices)
+    evaluator(params, eval_keys)
+    key_e, *eval_keys = jax.random.split(key_e, n_devices + 1)  # expect: JP121
+    return evaluator(params, eval_keys)

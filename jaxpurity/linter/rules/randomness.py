@@ -11,12 +11,13 @@ default).
 from __future__ import annotations
 
 import ast
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import SAME_MODULE, Family, Rule
 from jaxpurity.linter._flow import Event, calls_in_order
 from jaxpurity.linter._names import Names, dotted
-from jaxpurity.linter._syntax import comprehension_scopes
+from jaxpurity.linter._syntax import comprehension_scopes, flatten, names_in, position, walk_here
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import Module, Scope, TracedFunction
@@ -156,11 +157,68 @@ def _key_reuse(scope: Scope) -> None:
     names = scope.names
     if not any(names.qualified(call.func) in KEY_USERS for call in scope.func.of(ast.Call)):
         return
-    for reuse in scope.spent_uses(lambda node: _key_events(node, names)):
+    dead = _dead_draws(scope)
+    for reuse in scope.spent_uses(lambda node: _key_events(node, names, dead)):
         scope.hit(reuse.node, "JP121", name=reuse.name, line=reuse.line)
 
 
-def _key_events(node: ast.AST, names: Names) -> list[Event]:
+def _dead_draws(scope: Scope) -> set[int]:
+    """The draws (by ``id``) whose results nothing reads: those of an assignment to names
+    that are all assigned again before any read (``keys = split(key, n)`` overwritten
+    unused). Such a draw gives no numbers to anyone, so it uses up nothing: a later draw
+    from the same key is no second use. A result that is neither read nor assigned again
+    is taken for used (returned, or kept at module level), and so is a name that a nested
+    function reads."""
+    names = scope.names
+    draws: dict[int, tuple[ast.Assign, list[str]]] = {}
+    for node in scope.func.of(ast.Assign):
+        calls = [c for c in ast.walk(node.value) if isinstance(c, ast.Call)]
+        targets = [t for target in node.targets for t in flatten(target)]
+        if any(names.qualified(c.func) in KEY_USERS for c in calls) and all(
+            isinstance(t, ast.Name) for t in targets
+        ):
+            draws[id(node)] = (node, [n for t in targets for n in names_in(t)])
+    if not draws:
+        return set()
+    tracked = {name for _, bound in draws.values() for name in bound}
+    nested = {
+        n.id
+        for child in scope.func.children
+        for n in child.of(ast.Name)
+        if isinstance(n.ctx, ast.Load) and n.id in tracked
+    }
+
+    # A read of a name after a draw bound it is an event on the name; an assignment to it,
+    # an event on "=name" (kept apart, since an assignment also makes the name fresh).
+    def events(node: ast.AST) -> list[Event]:
+        found = [
+            Event(n, n.id if isinstance(n.ctx, ast.Load) else "=" + n.id, spends=False)
+            for n in walk_here(node)
+            if isinstance(n, ast.Name) and n.id in tracked
+        ]
+        found.sort(key=lambda e: position(e.node))
+        if id(node) in draws:
+            for name in draws[id(node)][1]:
+                found += [
+                    Event(node, name, spends=True, late=True),
+                    Event(node, "=" + name, spends=True, late=True),
+                ]
+        return found
+
+    uses = {(use.name, use.line) for use in scope.spent_uses(events)}
+    dead: set[int] = set()
+    for node, bound in draws.values():
+        if all(
+            (name, node.lineno) not in uses
+            and ("=" + name, node.lineno) in uses
+            and name not in nested
+            for name in bound
+        ):
+            dead |= {id(c) for c in ast.walk(node.value) if isinstance(c, ast.Call)}
+    return dead
+
+
+def _key_events(node: ast.AST, names: Names, dead: AbstractSet[int] = frozenset()) -> list[Event]:
     """Each draw from a key held in a name. One in a comprehension draws again in every
     round, from the same key, unless the key is the comprehension's own variable
     (``[jax.random.normal(k) for k in keys]``): a new key in every round, whatever the name
@@ -169,6 +227,8 @@ def _key_events(node: ast.AST, names: Names) -> list[Event]:
     scopes = comprehension_scopes(ast.walk(node))
     drawn: set[tuple[int, str]] = set()  # comprehension variables drawn from, by scope
     for call in calls_in_order([node]):
+        if id(call) in dead:
+            continue
         key = key_argument(call) if names.qualified(call.func) in KEY_USERS else None
         if not isinstance(key, ast.Name):
             continue

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from jaxpurity.linter._arrays import CONVERSIONS, STATIC_CALLS
 from jaxpurity.linter._family import Family, Rule
 from jaxpurity.linter._names import dotted
+from jaxpurity.linter._syntax import Blocks, blocks
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import TracedFunction
@@ -166,10 +167,29 @@ def _conversion(fn: TracedFunction, node: ast.Call, name: str) -> None:
         and not name.startswith("numpy.random.")
         and name not in _NUMPY_STATIC
         and _array_argument(fn, node)
+        and not fn.memo(_numpy_branches).contain(node.lineno)
     ):
         fn.hit(node, "JP203", call=f"{dotted(node.func) or name}()")
     elif name == "range" and not grad_only and _array_argument(fn, node):
         fn.hit(node, "JP204")
+
+
+def _numpy_branches(fn: TracedFunction) -> Blocks:
+    """The bodies of ``if isinstance(v, np.ndarray):`` in the function: a tracer never gets
+    there, so NumPy is given NumPy values (``levanter``'s ``_concatenate``)."""
+    tests = []
+    for node in fn.func.of(ast.If):
+        test = node.test
+        if (
+            isinstance(test, ast.Call)
+            and fn.names.qualified(test.func) == "isinstance"
+            and len(test.args) == 2
+        ):
+            kinds = test.args[1]
+            options = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+            if all((fn.names.qualified(k) or "").startswith("numpy.") for k in options):
+                tests.append(node)
+    return blocks(tests)
 
 
 def _array_argument(fn: TracedFunction, node: ast.Call) -> bool:
