@@ -124,6 +124,9 @@ class Transformations:
         self.functions = functions
         self.names = names
         self.transforms = transforms
+        #: The functions not of this module that transformations are applied to (an
+        #: imported one, ``jax.jit(utils.step)``), each with the layers and the scope.
+        self.elsewhere: list[tuple[ast.expr, Layers, Func]] = []
 
     def is_transform_call(self, node: ast.AST) -> bool:
         """Whether ``node`` is a call of a transformation (``jax.jit(f)``)."""
@@ -296,6 +299,8 @@ class Transformations:
         target = self.functions.resolve(node, scope, line)
         if target is not None and layers:
             yield target[0], layers, target[1]
+        elif target is None and layers:
+            self.elsewhere.append((node, layers, scope))
 
 
 def _function_arguments(transform: Transform, call: ast.Call) -> Iterable[ast.expr]:

@@ -79,7 +79,8 @@ def _per_group(scope: Scope, node: ast.Call) -> bool:
     read = {n.id for option in options for n in ast.walk(option) if isinstance(n, ast.Name)}
     if not read:
         return False
-    for loop in [*scope.func.of(ast.For), *scope.func.of(ast.AsyncFor)]:
+    loops: list[ast.For | ast.AsyncFor] = [*scope.func.of(ast.For), *scope.func.of(ast.AsyncFor)]
+    for loop in loops:
         if loop.lineno <= node.lineno <= (loop.end_lineno or loop.lineno):
             if read & set(names_in(loop.target)):
                 return True

@@ -239,8 +239,13 @@ def _store(
     name = path if item or isinstance(target, ast.Call) else dotted(target) or path
     if func.kinds & {"loop", "branch"}:
         # A loop body always runs staged: a JAX array made there is a tracer too. What
-        # holds none (a shape, a count, a string) is bookkeeping at trace time.
-        if value_traced or any(builds_array(v, fn.names) for v in values):
+        # holds none (a shape, a string) is bookkeeping at trace time; but an update of an
+        # item (u[0] += 1) counts steps, and the body runs once.
+        if (
+            value_traced
+            or any(builds_array(v, fn.names) for v in values)
+            or (item and _updates(target, values))
+        ):
             fn.hit(target, "JP103", name=name)
     elif fn.cached:
         fn.hit(target, "JP102", name=name)
@@ -248,11 +253,15 @@ def _store(
         fn.hit(target, "JP104", name=name)
 
 
-def _updates(target: ast.Attribute, values: list[ast.expr]) -> bool:
-    """Whether ``values`` read the attribute that ``target`` sets (``self.n + 1``)."""
-    path = dotted(target)
-    return path is not None and any(
-        isinstance(node, ast.Attribute) and dotted(node) == path
+def _updates(target: ast.expr, values: list[ast.expr]) -> bool:
+    """Whether ``values`` read what ``target`` sets (``self.n + 1``, ``u[0] + 1``): an
+    update, which counts or accumulates."""
+    if not isinstance(target, (ast.Attribute, ast.Subscript)):
+        return False
+    written = ast.dump(target, annotate_fields=False).replace("Store()", "Load()")
+    return any(
+        type(node) is type(target)
+        and ast.dump(node, annotate_fields=False).replace("Store()", "Load()") == written
         for value in values
         for node in ast.walk(value)
     )
