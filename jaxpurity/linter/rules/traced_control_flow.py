@@ -3,7 +3,8 @@
 While JAX traces, an array is a tracer: it has a shape and a dtype, not a
 value. Python's ``if``, ``while`` and ``assert`` on one (JP201), ``bool()``,
 ``int()``, ``float()``, ``.item()`` and ``math`` on one (JP202), NumPy's
-functions (JP203) and ``range()`` (JP204) all need the value, and fail. A
+functions (JP203: NumPy's files too, ``np.save`` of a traced pytree) and
+``range()`` (JP204) all need the value, and fail. A
 traced argument tested as it is (``if flag:``) is a flag that should be a
 static argument (JP205). Only what the taint knows to be an array counts: a
 pytree's attributes, shapes and dtypes are Python values while tracing.
@@ -51,9 +52,12 @@ FAMILY = Family(
         "JP203",
         "numpy-on-traced",
         "A NumPy function on a traced value",
-        "NumPy's `{call}` on a traced value ({how}): NumPy needs concrete values; use jax.numpy",
+        "NumPy's `{call}` on a traced value ({how}): NumPy needs concrete values; {fix}",
         "python_control_flow",
-        "The same values as JP201; NumPy functions that only read a shape or a dtype are allowed.",
+        "The same values as JP201; NumPy functions that only read a shape or a dtype are allowed. "
+        "NumPy's writers (np.save, np.savez, np.savetxt, and jnp.save, which is NumPy's) are "
+        "reported on any traced value, a pytree of them too; other writers (open, pickle, a "
+        "logger) are not seen.",
     ),
     Rule(
         "JP204",
@@ -84,6 +88,13 @@ FAMILY = Family(
 _NUMPY_STATIC = frozenset(
     {name for name in STATIC_CALLS if name.startswith("numpy.")}
     | {"numpy.can_cast", "numpy.promote_types", "numpy.broadcast_shapes"}
+)
+# NumPy's writers, which jax.numpy re-exports: they turn every leaf they are given into a
+# NumPy array, so a pytree of tracers fails as an array does.
+_NUMPY_WRITERS = frozenset(
+    f"{module}.{name}"
+    for module in ("numpy", "jax.numpy")
+    for name in ("save", "savez", "savez_compressed", "savetxt")
 )
 # Conversions that fail under jax.grad alone too: they would lose the derivative.
 _NEED_DERIVATIVE = frozenset({"float", "complex"})
@@ -162,6 +173,9 @@ def _conversion(fn: TracedFunction, node: ast.Call, name: str) -> None:
         fn.hit(node, "JP202", call=f".{node.func.attr}()")
     elif name.startswith("math.") and _array_argument(fn, node):
         fn.hit(node, "JP202", call=f"{dotted(node.func) or name}()")
+    elif name in _NUMPY_WRITERS and any(fn.traced(a) for a in _arguments(node)):
+        fix = "save the result outside, or from jax.debug.callback"
+        fn.hit(node, "JP203", call=f"{dotted(node.func) or name}()", fix=fix)
     elif (
         name.startswith("numpy.")
         and not name.startswith("numpy.random.")
@@ -169,7 +183,7 @@ def _conversion(fn: TracedFunction, node: ast.Call, name: str) -> None:
         and _array_argument(fn, node)
         and not fn.memo(_numpy_branches).contain(node.lineno)
     ):
-        fn.hit(node, "JP203", call=f"{dotted(node.func) or name}()")
+        fn.hit(node, "JP203", call=f"{dotted(node.func) or name}()", fix="use jax.numpy")
     elif name == "range" and not grad_only and _array_argument(fn, node):
         fn.hit(node, "JP204")
 
@@ -194,4 +208,9 @@ def _numpy_branches(fn: TracedFunction) -> Blocks:
 
 def _array_argument(fn: TracedFunction, node: ast.Call) -> bool:
     """Whether an argument of ``node``, by position or keyword, is a traced array."""
-    return any(fn.array(a) for a in [*node.args, *(k.value for k in node.keywords)])
+    return any(fn.array(a) for a in _arguments(node))
+
+
+def _arguments(node: ast.Call) -> list[ast.expr]:
+    """The arguments of ``node``, by position and by keyword."""
+    return [*node.args, *(k.value for k in node.keywords)]
