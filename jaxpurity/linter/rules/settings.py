@@ -1,11 +1,12 @@
-"""Settings read once, while JAX traces: a mutable default, the clock and the environment, a global.
+"""Settings read once, while JAX traces: a mutable default, the clock, the environment, a global.
 
 ``jit`` runs a function's Python body once per trace and keeps what it read:
-a mutable default argument (JP107), the time or an environment variable
-(JP110), and a module-level setting (JP111) hold the values of that moment on
-every later call. JP111 reports a setting only when the module gives it a new
-value between two runs of one trace, ordered by their lines; which lines run
-each function is found once per module (:class:`_Settings`).
+a mutable default argument (JP107), the time, an environment variable or the
+next item of an iterator from outside the function (JP110), and a module-level
+setting (JP111) hold the values of that moment on every later call. JP111
+reports a setting only when the module gives it a new value between two runs of
+one trace, ordered by their lines; which lines run each function is found once
+per module (:class:`_Settings`).
 """
 
 from __future__ import annotations
@@ -40,12 +41,14 @@ FAMILY = Family(
     Rule(
         "JP110",
         "trace-time-read",
-        "The clock or the environment read in a traced function",
+        "The clock, the environment or an outer iterator read in a traced function",
         "`{call}` is read while JAX traces ({how}): the compiled function keeps that value on "
         "every call",
         "global_config",
-        "It knows time.*, datetime's now()/today() and os.environ/os.getenv; other host "
-        "state (a file, a database, a config library) is not seen.",
+        "It knows time.*, datetime's now()/today(), os.environ/os.getenv, and next() of an "
+        "iterator or generator held in a global or an enclosing function's name (a batch "
+        "drawn once, while tracing); an iterator made in the function, a `for` loop over "
+        "one, and other host state (a file, a database, a config library) are not seen.",
     ),
     Rule(
         "JP111",
@@ -105,6 +108,22 @@ def _mutable_defaults(fn: TracedFunction) -> None:
 def _time_read(fn: TracedFunction, node: ast.Call, name: str) -> None:
     if fn.cached and name in _TIME_READS:
         fn.hit(node, "JP110", call=(dotted(node.func) or name) + "()")
+
+
+@FAMILY.on_call
+def _outer_iterator(fn: TracedFunction, node: ast.Call, name: str) -> None:
+    """``next(batches)`` of an iterator from outside: it advances once, while tracing. One
+    of a traced function around it is its own business, unless a loop body reads it."""
+    iterator = node.args[0] if name == "next" and node.args else None
+    if not (fn.cached and isinstance(iterator, ast.Name) and iterator.id not in fn.func.local):
+        return
+    outer = fn.outer(iterator.id)
+    if (
+        outer is not None
+        and (not outer.kinds or "loop" in fn.func.direct)
+        and not fn.traced(iterator)
+    ):
+        fn.hit(node, "JP110", call=f"next({iterator.id})")
 
 
 @FAMILY.on(ast.Subscript)
