@@ -32,9 +32,10 @@ FAMILY = Family(
         "`{call}` draws while JAX traces ({how}): every call returns the same numbers; take a "
         "jax.random key as an argument",
         "frozen_randomness",
-        "It knows numpy.random, Python's random and generators made at module level by "
-        "numpy.random.default_rng or random.Random; a generator passed in is not seen. "
-        + SAME_MODULE,
+        "It knows numpy.random, Python's random, generators made at module level by "
+        "numpy.random.default_rng or random.Random, and a generator's draws (rng.random(), "
+        "rng.normal(), ...) from a parameter the trace keeps static; a generator passed in "
+        "any other way is not seen. " + SAME_MODULE,
     ),
     Rule(
         "JP121",
@@ -83,6 +84,16 @@ _GENERATORS = frozenset(
     }
 )
 
+# The draws of numpy.random.Generator and RandomState (and random.Random's own): a
+# parameter the trace does not trace (a static argument) whose method draws is a host
+# generator, read once while tracing.
+_DRAW_METHODS = frozenset(
+    (
+        "beta binomial choice exponential gamma gauss integers normal normalvariate permutation "
+        "poisson rand randint randn random randrange shuffle standard_normal uniform"
+    ).split()
+)
+
 
 def key_argument(call: ast.Call) -> ast.expr | None:
     """The key a jax.random call is given: its first argument, or ``key=``."""
@@ -107,12 +118,17 @@ def _host_randomness(fn: TracedFunction, node: ast.Call, name: str) -> bool:
         return True
     if name.startswith("random.") and "random" in fn.names.imported and name != "random.Random":
         return True
-    base = node.func.value if isinstance(node.func, ast.Attribute) else None
-    return (
-        isinstance(base, ast.Name)
-        and base.id in fn.module.memo(_generators)
-        and base.id not in fn.func.local
-    )
+    if not isinstance(node.func, ast.Attribute) or not isinstance(node.func.value, ast.Name):
+        return False
+    base = node.func.value
+    if (
+        fn.cached
+        and node.func.attr in _DRAW_METHODS
+        and base.id in {*fn.func.positional, *fn.func.kwonly} - {fn.func.self_name}
+        and not fn.traced(base)
+    ):
+        return True
+    return base.id in fn.module.memo(_generators) and base.id not in fn.func.local
 
 
 def _generators(module: Module) -> set[str]:
