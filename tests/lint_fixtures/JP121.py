@@ -74,3 +74,33 @@ def evaluate(seed, n_devices, evaluator, params):
     evaluator(params, eval_keys)
     key_e, *eval_keys = jax.random.split(key_e, n_devices + 1)  # expect: JP121
     return evaluator(params, eval_keys)
+
+# %% finds: JP121 a key returned after a draw from it: the caller uses it again
+import jax
+
+def random_rotations(key, images):
+    key, subkey = jax.random.split(key)
+    turns = jax.random.randint(key, (len(images),), 0, 4)
+    return turns, key  # expect: JP121
+
+def setup(key, n):
+    first_keys = jax.random.split(key, n)
+    return first_keys, key  # expect: JP121
+
+def body(carry):
+    key, x = carry
+    return key, x + jax.random.normal(key)  # expect: JP121
+
+# %% fine: a key split before it is returned, and a new key returned
+import jax
+
+def step(carry):
+    key, x = carry
+    key, subkey = jax.random.split(key)
+    return key, x + jax.random.normal(subkey)
+
+def fresh(seed, x):
+    key = jax.random.key(seed)
+    noise = jax.random.normal(jax.random.fold_in(key, 1))
+    noise = x + noise
+    return noise, jax.random.key(seed + 1)

@@ -45,8 +45,9 @@ FAMILY = Family(
         "split it and use each key once",
         "frozen_randomness",
         "It follows a key held in a local name, within one function, through its branches "
-        "and loops; a key passed to a function of your own, or held in an attribute or a "
-        "container, is not followed.",
+        "and loops, and a key returned after a draw from it (the caller draws again); a key "
+        "passed to a function of your own, or held in an attribute or a container, is not "
+        "followed.",
     ),
     Rule(
         "JP122",
@@ -74,6 +75,10 @@ KEY_USERS = frozenset(
         "orthogonal pareto permutation poisson rademacher randint rayleigh shuffle split t "
         "triangular truncated_normal uniform wald weibull_min"
     ).split()
+)
+#: The jax.random functions that make keys.
+_KEY_MAKERS = frozenset(
+    f"jax.random.{name}" for name in ("split", "key", "PRNGKey", "fold_in", "wrap_key_data")
 )
 _GENERATORS = frozenset(
     {
@@ -174,8 +179,24 @@ def _key_reuse(scope: Scope) -> None:
     if not any(names.qualified(call.func) in KEY_USERS for call in scope.func.of(ast.Call)):
         return
     dead = _dead_draws(scope)
-    for reuse in scope.spent_uses(lambda node: _key_events(node, names, dead)):
+    keys = _key_names(scope)
+    for reuse in scope.spent_uses(lambda node: _key_events(node, names, dead, keys)):
         scope.hit(reuse.node, "JP121", name=reuse.name, line=reuse.line)
+
+
+def _key_names(scope: Scope) -> set[str]:
+    """The names that may hold keys given or made here: the scope's parameters, the names
+    it unpacks from one (``key, x = carry``), and those it assigns a key made by jax.random
+    (``key, sub = jax.random.split(key)``); not the numbers a draw gives."""
+    parameters = {*scope.func.positional, *scope.func.kwonly}
+    keys = set(parameters)
+    for node in scope.func.of(ast.Assign):
+        value = node.value
+        if (isinstance(value, ast.Name) and value.id in parameters) or (
+            isinstance(value, ast.Call) and scope.names.qualified(value.func) in _KEY_MAKERS
+        ):
+            keys |= {n for target in node.targets for n in names_in(target)}
+    return keys
 
 
 def _dead_draws(scope: Scope) -> set[int]:
@@ -234,11 +255,17 @@ def _dead_draws(scope: Scope) -> set[int]:
     return dead
 
 
-def _key_events(node: ast.AST, names: Names, dead: AbstractSet[int] = frozenset()) -> list[Event]:
+def _key_events(
+    node: ast.AST,
+    names: Names,
+    dead: AbstractSet[int] = frozenset(),
+    keys: AbstractSet[str] = frozenset(),
+) -> list[Event]:
     """Each draw from a key held in a name. One in a comprehension draws again in every
     round, from the same key, unless the key is the comprehension's own variable
     (``[jax.random.normal(k) for k in keys]``): a new key in every round, whatever the name
-    held before; only a second draw from it in one round counts."""
+    held before; only a second draw from it in one round counts. A key returned (one of
+    ``keys``) is read: returned after a draw from it, it is used again by the caller."""
     events = []
     scopes = comprehension_scopes(ast.walk(node))
     drawn: set[tuple[int, str]] = set()  # comprehension variables drawn from, by scope
@@ -255,4 +282,13 @@ def _key_events(node: ast.AST, names: Names, dead: AbstractSet[int] = frozenset(
             events.append(Event(call, key.id, spends=False, always=True))
         else:
             drawn.add((id(comprehension), key.id))
+    if isinstance(node, ast.Return) and node.value is not None:
+        # A key returned (alone, or in a tuple: a loop's carry) goes on to the caller,
+        # which splits or draws from it again: a second use if it was drawn from here.
+        returned = flatten(node.value)
+        events += [
+            Event(k, k.id, spends=False)
+            for k in returned
+            if isinstance(k, ast.Name) and k.id in keys
+        ]
     return events
