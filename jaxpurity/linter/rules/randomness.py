@@ -4,8 +4,8 @@ NumPy's and Python's random generators draw while JAX traces, so a compiled
 function returns the same numbers on every call (JP120). A jax.random key
 gives the same numbers every time it is used: a key drawn from twice (JP121,
 followed through each function's statements, :mod:`jaxpurity.linter._flow`),
-or one key for every row of a vmap or every step of a loop (JP122, off by
-default).
+or one key for every row of a vmap, every step of a loop or every leaf of a
+tree map (JP122, off by default).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import ast
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
+from jaxpurity.linter._arrays import TREE_MAPS
 from jaxpurity.linter._family import SAME_MODULE, Family, Rule
 from jaxpurity.linter._flow import Event, calls_in_order
 from jaxpurity.linter._names import Names, dotted
@@ -52,12 +53,14 @@ FAMILY = Family(
     Rule(
         "JP122",
         "shared-key",
-        "A key shared by every row of a vmap or every step of a loop",
+        "A key shared by every row of a vmap, every step of a loop or every leaf of a tree",
         "`{name}` is {source} ({how}): every {unit} draws the same numbers; {fix}",
         "keys_in_vmap_and_scan",
         "It sees a key read from outside the vmapped function or loop body, or a vmapped "
-        "argument with in_axes=None; a key shared through a helper, or split into too few "
-        "keys, is not seen.",
+        "argument with in_axes=None, and one read from outside a function that jax.tree.map "
+        "maps over the leaves of a pytree (not a permutation: one order for every leaf keeps "
+        "rows together); a key shared through a helper, or split into too few keys, is not "
+        "seen.",
         opt_in="Off by default: on real code 1 of its 3 findings was a bug. One key for "
         "every row is often meant: common random numbers across a population, or one draw "
         "of which a single row is used, and the source looks the same as the bug.",
@@ -76,6 +79,8 @@ KEY_USERS = frozenset(
         "triangular truncated_normal uniform wald weibull_min"
     ).split()
 )
+#: The draws that reorder what they are given: one key for several arrays is one order.
+_REORDERINGS = frozenset({"jax.random.permutation", "jax.random.shuffle"})
 #: The jax.random functions that make keys.
 _KEY_MAKERS = frozenset(
     f"jax.random.{name}" for name in ("split", "key", "PRNGKey", "fold_in", "wrap_key_data")
@@ -168,6 +173,33 @@ def _shared_key(fn: TracedFunction, call: ast.Call) -> None:
     else:
         return
     fn.hit(call, "JP122", once=key.id, name=key.id, source=source, unit=unit, fix=fix)
+
+
+# -- in any code: a key used twice, or shared by every leaf of a tree map -----------------------
+
+
+@FAMILY.on_scope
+def _key_per_leaf(scope: Scope) -> None:
+    """A function mapped over a pytree (``jax.tree.map(noise, grads)``) that draws from a key
+    of its own scope's outside: every leaf draws the same numbers. A permutation is left
+    alone: one order for every leaf keeps a batch's rows together (brax, acme)."""
+    for call in scope.func.of(ast.Call):
+        how = scope.names.qualified(call.func)
+        if how not in TREE_MAPS or not call.args:
+            continue
+        mapped = scope.resolve(call.args[0], call.lineno)
+        if mapped is None:
+            continue
+        leaf_fn = mapped[0]
+        own = leaf_fn.local | {*leaf_fn.positional, *leaf_fn.kwonly}
+        for draw in leaf_fn.of(ast.Call):
+            drawn = scope.names.qualified(draw.func)
+            key = key_argument(draw) if drawn in KEY_USERS - _REORDERINGS else None
+            if isinstance(key, ast.Name) and key.id not in own:
+                source = "a key from outside the function mapped over the tree"
+                fix = "split one key per leaf (jax.random.split(key, n), then jax.tree.unflatten)"
+                fields = dict(name=key.id, source=source, unit="leaf", fix=fix, how=how)
+                scope.hit(draw, "JP122", **fields)
 
 
 # -- in any code: a key used twice -------------------------------------------------------------
