@@ -82,6 +82,8 @@ class Func:
       static: Its parameters that its decorators keep out of the trace: the static arguments
         of a ``jax.jit`` decorator and the ``nondiff_argnums`` of ``custom_vjp``; a tracer
         a caller passes there is an error of its own, so they are never taken for traced.
+      donated: Its parameters that a ``jax.jit`` decorator's ``donate_argnums`` or
+        ``donate_argnames`` give up: the caller no longer holds them.
       bound: The transformation calls assigned to each of its names
         (``step = jax.jit(f)``), as (line, call).
       root: The transformation it is traced by (``"jax.jit"``), directly or through
@@ -120,6 +122,7 @@ class Func:
     callers: list[Func] = field(default_factory=list)
     layers: tuple[Layer, ...] = ()
     static: set[str] = field(default_factory=set)
+    donated: set[str] = field(default_factory=set)
     bound: dict[str, list[tuple[int, ast.Call]]] = field(default_factory=dict)
     root: str = ""
     through: str = ""

@@ -225,6 +225,14 @@ class Transformations:
                 applied = tuple(layer for layer in layers if layer is not None)
                 func = self.functions.func_of(node)
                 func.static = self._static(node, func, applied)
+                func.donated = {
+                    name
+                    for layer in applied
+                    for name in parameters(
+                        layer, func.positional, "donate_argnums", "donate_argnames"
+                    )
+                    or ()
+                }
                 if applied:
                     func.layers = applied
                     yield func, applied, 0

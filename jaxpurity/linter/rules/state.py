@@ -5,7 +5,8 @@ and for the bodies of lax loops and branches, whose trace is reused. What it
 assigns to a global (JP101), stores in a container that outlives the call
 (JP102, JP103, JP104) or sets on ``self`` (JP105) is assigned once, not on
 every call, and holds tracers; ``functools.lru_cache`` keeps the arrays of the
-first call, tracers too (JP106). A container that the traced function makes
+first call, tracers too (JP106). What it stores into an argument's container is
+lost: the transformation passed a rebuilt copy (JP108). A container that the traced function makes
 itself (``env = {}``) is made anew on every trace, and what a helper stores in
 it does not outlive the trace; a global that only tests read is a trace
 counter kept on purpose. What the module as a whole says of its containers and
@@ -103,12 +104,30 @@ FAMILY = Family(
         "return statement, or an Array annotation; a cache filled by hand is JP102's. "
         + SAME_MODULE,
     ),
+    Rule(
+        "JP108",
+        "argument-mutation",
+        "An argument's container changed in place by a function a transformation traces",
+        "`{name}`, an argument, is changed in place in a function JAX transforms ({how}): the "
+        "transformation passes it a rebuilt copy, so the caller's `{name}` stays as it was; "
+        "return the new value",
+        "global_counter",
+        "It reports an item stored into a parameter (`batch[k] = v`) or `.append`, "
+        "`.extend`, `.insert` or `.setdefault` called on it, in a function a transformation "
+        "is applied to directly (not Flax NNX's, which carry such changes), when the "
+        "function neither returns that parameter nor binds its name again. A helper called "
+        "from traced code gets the caller's own object, and is not reported, nor a static "
+        "argument, a donated one, one that jax.grad does not differentiate (passed as it is), "
+        "`.update()` (optimizers have one too) or an attribute set on an argument.",
+    ),
 )
 
 # Methods that store into a container.
 _STORES = frozenset(
     {"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft"}
 )
+# The store methods of lists and dicts alone.
+_CONTAINER_STORES = frozenset({"append", "extend", "insert", "setdefault"})
 _ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "jaxtyping.Array"})
 
 
@@ -226,6 +245,9 @@ def _store(
         _self_store(fn, target, base, value_traced, values)
         return
     path = dotted(base)
+    if base is root and _changes_container(target, item) and _lost_change(func, root.id):
+        fn.hit(target, "JP108", once=root.id, name=root.id)
+        return
     if root.id in func.local or path is None:
         return
     scope = fn.outer(root.id)
@@ -251,6 +273,40 @@ def _store(
         fn.hit(target, "JP102", name=name)
     elif value_traced:
         fn.hit(target, "JP104", name=name)
+
+
+def _changes_container(target: ast.expr, item: bool) -> bool:
+    """Whether a store changes a list or a dict: an item stored, or one of their own
+    store methods (not ``update`` or ``add``, which optimizers and metrics have too)."""
+    if isinstance(target, ast.Call):
+        return isinstance(target.func, ast.Attribute) and target.func.attr in _CONTAINER_STORES
+    return item
+
+
+def _lost_change(func: Func, name: str) -> bool:
+    """Whether a change in place to the parameter ``name`` of ``func`` is lost: a
+    transformation applied to ``func`` itself passes rebuilt containers (pytrees are
+    flattened and made again), and ``func`` neither returns the parameter nor binds the
+    name to a copy, so nothing carries the change back."""
+    if (
+        not func.direct
+        or func.root.startswith("flax.nnx")  # NNX's transformations carry such changes
+        or name not in {*func.positional, *func.kwonly}
+        or name in func.static
+        or name == func.self_name
+        or name in func.donated  # given up: the caller holds it no longer
+        or (func.direct == {"grad"} and name not in func.differentiated)
+    ):
+        return False  # (jax.grad passes the arguments it does not differentiate as they are)
+    for node in func.of(ast.Name):
+        if node.id == name and not isinstance(node.ctx, ast.Load):
+            return False  # bound again: a copy, or another value
+    return not any(
+        isinstance(n, ast.Name) and n.id == name
+        for r in func.of(ast.Return)
+        if r.value is not None
+        for n in ast.walk(r.value)
+    )
 
 
 def _updates(target: ast.expr, values: list[ast.expr]) -> bool:
