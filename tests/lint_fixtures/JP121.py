@@ -104,3 +104,20 @@ def fresh(seed, x):
     noise = jax.random.normal(jax.random.fold_in(key, 1))
     noise = x + noise
     return noise, jax.random.key(seed + 1)
+
+# %% finds: JP121 one key given to an initializer in every round of a comprehension
+import jax
+import jax.numpy as jnp
+
+def batched_kernel(kernel_init, rng, shape, n):
+    return jnp.stack([kernel_init(rng, shape) for _ in range(n)])  # expect: JP121
+
+# %% fine: a key per round, and a round's own number given with the key
+import jax
+import jax.numpy as jnp
+
+def batched_kernel(kernel_init, rng, shape, n):
+    per_key = [kernel_init(k, shape) for k in jax.random.split(rng, n)]
+    per_round = [kernel_init(jax.random.fold_in(rng, i), shape) for i in range(n)]
+    numbered = [kernel_init(rng, shape, index=i) for i in range(n)]
+    return jnp.stack(per_key + per_round + numbered)

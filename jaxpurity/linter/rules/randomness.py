@@ -11,6 +11,7 @@ tree map (JP122, off by default).
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
@@ -47,8 +48,10 @@ FAMILY = Family(
         "frozen_randomness",
         "It follows a key held in a local name, within one function, through its branches "
         "and loops, and a key returned after a draw from it (the caller draws again); a key "
-        "passed to a function of your own, or held in an attribute or a container, is not "
-        "followed.",
+        "named as one (key, rng, rng_key, prng_key) given to a function of your own in every "
+        "round of a comprehension, with nothing that changes between rounds, is reported "
+        "too. Otherwise a key passed to a function of your own, or held in an attribute or a "
+        "container, is not followed.",
     ),
     Rule(
         "JP122",
@@ -81,6 +84,8 @@ KEY_USERS = frozenset(
 )
 #: The draws that reorder what they are given: one key for several arrays is one order.
 _REORDERINGS = frozenset({"jax.random.permutation", "jax.random.shuffle"})
+#: The names that hold one key, by the convention of JAX's own code.
+_KEY_NAMES = frozenset({"key", "rng", "prng", "rng_key", "prng_key"})
 #: The jax.random functions that make keys.
 _KEY_MAKERS = frozenset(
     f"jax.random.{name}" for name in ("split", "key", "PRNGKey", "fold_in", "wrap_key_data")
@@ -208,12 +213,29 @@ def _key_per_leaf(scope: Scope) -> None:
 @FAMILY.on_scope
 def _key_reuse(scope: Scope) -> None:
     names = scope.names
-    if not any(names.qualified(call.func) in KEY_USERS for call in scope.func.of(ast.Call)):
+    if not any(
+        names.qualified(call.func) in KEY_USERS
+        or (call.args and isinstance(call.args[0], ast.Name) and call.args[0].id in _KEY_NAMES)
+        for call in scope.func.of(ast.Call)
+    ):
         return
     dead = _dead_draws(scope)
     keys = _key_names(scope)
     for reuse in scope.spent_uses(lambda node: _key_events(node, names, dead, keys)):
         scope.hit(reuse.node, "JP121", name=reuse.name, line=reuse.line)
+
+
+def _same_call_every_round(call: ast.Call, bound: Mapping[str, ast.expr], names: Names) -> bool:
+    """Whether ``call``, in a comprehension whose variables are ``bound``, gives a key named
+    as one (``rng``, ``key``) to a function of its own (an initializer, a model's init) and
+    nothing that changes from round to round: every round draws the same numbers."""
+    first = call.args[0] if call.args else None
+    return (
+        isinstance(first, ast.Name)
+        and first.id in _KEY_NAMES
+        and names.qualified(call.func) not in KEY_USERS | _KEY_MAKERS
+        and not any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(call))
+    )
 
 
 def _key_names(scope: Scope) -> set[str]:
@@ -303,6 +325,11 @@ def _key_events(
     drawn: set[tuple[int, str]] = set()  # comprehension variables drawn from, by scope
     for call in calls_in_order([node]):
         if id(call) in dead:
+            continue
+        if id(call) in scopes and _same_call_every_round(call, scopes[id(call)], names):
+            first = call.args[0]
+            assert isinstance(first, ast.Name)
+            events.append(Event(call, first.id, spends=False, always=True))
             continue
         key = key_argument(call) if names.qualified(call.func) in KEY_USERS else None
         if not isinstance(key, ast.Name):
