@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import inspect
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -437,26 +436,15 @@ def has_compiled(fn: Any) -> bool:
     return _cache_size(fn) > 0
 
 
-def _closure_value(fn: Any, name: str) -> Any:
-    """What the function ``fn`` closes over as ``name``; None where it does not."""
-    code = getattr(fn, "__code__", None)
-    if code is None or name not in code.co_freevars:
-        return None
-    return fn.__closure__[code.co_freevars.index(name)].cell_contents
-
-
 def jit_static_argument_names(fn: Any) -> frozenset[str] | None:
     """The parameters a :func:`jax.jit` wrapper takes as static, by name; None where unknown.
 
-    Private: the wrapper's ``PjitInfo`` (its ``fun_signature``, ``static_argnums``
-    and ``static_argnames``): ``fn._jit_info`` on JAX 0.6.2 and newer, and on
-    older ones the ``jit_info`` that the wrapper's cache-miss function closes
-    over. Checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1. No public API says which
-    arguments a wrapper treats as static.
+    Private: ``fn._jit_info`` (its ``fun_signature``, ``static_argnums``
+    and ``static_argnames``), on JAX 0.6.2 and newer; JAX 0.4.35 keeps it out of
+    reach, so None there. Checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1.
+    No public API says which arguments a wrapper treats as static.
     """
     info = getattr(fn, "_jit_info", None)
-    if info is None:
-        info = _closure_value(inspect.unwrap(getattr(fn, "_cache_miss", None)), "jit_info")
     signature = getattr(info, "fun_signature", None)
     if info is None or signature is None:
         return None
@@ -531,8 +519,12 @@ def _user_callback_name(eqn: Any) -> str | None:
     ``callback`` holds the user's function (debug.print's is a partial of a JAX
     function). Checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1.
     """
-    user = _closure_value(eqn.params.get("callback"), "callback")
-    if user is None or _is_jax_code(user):
+    flat = eqn.params.get("callback")
+    code = getattr(flat, "__code__", None)
+    if code is None or "callback" not in code.co_freevars:
+        return None
+    user = flat.__closure__[code.co_freevars.index("callback")].cell_contents
+    if _is_jax_code(user):
         return None
     return getattr(getattr(user, "func", user), "__name__", None)  # a functools.partial's too
 

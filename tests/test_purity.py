@@ -842,6 +842,8 @@ def test_a_jit_wrappers_static_argument_stays_static() -> None:
     def tile(x: jax.Array, n: int) -> jax.Array:
         return jnp.tile(x, n)  # n must be a Python int: traced, this raises
 
+    if not hasattr(tile, "_jit_info"):
+        pytest.skip("JAX 0.4.35 does not say which arguments a jit wrapper keeps static")
     report = jaxpurity.check_pure(tile, jnp.ones(2), n=3)
     assert report.ok, str(report)
 

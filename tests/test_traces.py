@@ -12,7 +12,6 @@ import pytest
 import jaxpurity
 from jaxpurity import RetraceError, count_traces
 from jaxpurity._leaftypes import describe_leaf
-from jaxpurity.checks import _traces as traces_module
 
 
 class Config:
@@ -197,26 +196,11 @@ def test_signatures_label_a_python_float_that_jit_traces(order: str) -> None:
     [signature] = (counter if order == "jit(count(f))" else call).signatures
     x_type, s_type = _jax_traced_type(scale, jnp.ones(2), 2.0)
     assert s_type == "float32[] (weak: a Python scalar)"
-    assert signature == {"x": f"an array {x_type}", "s": f"an array {s_type}"}
-
-
-def test_signatures_say_both_where_jax_does_not_say_which_arguments_are_static(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Every JAX from 0.4.35 to 0.12 says (_jax_compat.jit_static_argument_names); one that
-    # stops saying gets both readings, not a guess.
-    monkeypatch.setattr(traces_module, "jit_static_argument_names", lambda fn: None)
-
-    def scale_anew(x: jax.Array, s: float) -> jax.Array:  # not in jit's cache yet
-        return x * s
-
-    call = count_traces(jax.jit(scale_anew))
-    call(jnp.ones(2), 2.0)
-    [signature] = call.signatures
-    assert (
-        signature["s"]
-        == "Python scalar 2.0 (traced as float32[] (weak: a Python scalar) unless static)"
-    )
+    if order == "count(jit(f))" and not hasattr(jitted, "_jit_info"):
+        # JAX 0.4.35 keeps a jit's static arguments out of reach: say both.
+        assert signature["s"] == f"Python scalar 2.0 (traced as {s_type} unless static)"
+    else:
+        assert signature == {"x": f"an array {x_type}", "s": f"an array {s_type}"}
 
 
 @pytest.mark.parametrize("order", ORDERS)
@@ -227,7 +211,10 @@ def test_signatures_label_a_static_python_float_as_static(order: str) -> None:
     call(jnp.ones(2), 2.0)
     [signature] = (counter if order == "jit(count(f))" else call).signatures
     assert len(jax.make_jaxpr(scale, static_argnums=1)(jnp.ones(2), 2.0).in_avals) == 1
-    assert signature["s"] == "static value 2.0"
+    if order == "count(jit(f))" and not hasattr(jitted, "_jit_info"):
+        assert signature["s"].startswith("Python scalar 2.0 (traced as")
+    else:
+        assert signature["s"] == "static value 2.0"
 
 
 def test_retrace_error_of_a_static_float_says_to_pass_an_array() -> None:

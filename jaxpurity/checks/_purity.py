@@ -46,7 +46,8 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     :func:`jax.jit`, and compares the results. ``fn`` is called as
     :func:`jax.jit` calls it: its pytree arguments (and ``self``, for a
     method decorated with ``jax.jit``) are flattened and rebuilt, and a jit
-    wrapper's static arguments are kept whole. When the check ends, everything ``fn`` can reach is as it
+    wrapper's static arguments are kept whole (JAX 0.6.2 and newer say which
+    they are). When the check ends, everything ``fn`` can reach is as it
     was, with no tracer left in it.
 
     The problems it finds (:attr:`Problem.kind`), each with its fix and the

@@ -51,9 +51,8 @@ class _Static:
 
     ``maybe_traced`` marks a Python scalar seen outside a trace (the
     ``count_traces(jax.jit(f))`` order) where the jit wrapper does not say
-    which arguments are static (every JAX from 0.4.35 to 0.12 says; see
-    :func:`~jaxpurity._jax_compat.jit_static_argument_names`): ``jit`` may trace
-    it as a weakly typed array or take it as a static argument.
+    which arguments are static (JAX 0.4.35): ``jit`` may trace it as a
+    weakly typed array or take it as a static argument.
     """
 
     value: Any
