@@ -41,3 +41,37 @@ def first_leaf_plus(params, xs):
         return next(layers)
 
     return leaf + take() + take()
+
+# %% finds: JP110 a setter changes what a method jitted in __init__ read while tracing
+import jax
+import jax.numpy as jnp
+
+class Objective:
+    def __init__(self, target, weight):
+        self.target = target
+        self.weight = weight
+        self.compute = jax.jit(self._compute)
+
+    def _compute(self, x):
+        return self.weight * (jnp.sum(x) - self.target)  # expect: JP110
+
+    def set_target(self, target):
+        self.target = target
+
+# %% fine: a method jitted in __init__ reads what only __init__ sets
+import jax
+import jax.numpy as jnp
+
+class Objective:
+    def __init__(self, target, weight):
+        self.target = target
+        self.weight = weight
+        self.history = []
+        self.compute = jax.jit(self._compute)
+
+    def _compute(self, x):
+        return self.weight * (jnp.sum(x) - self.target)
+
+    def record(self, value):
+        self.last = value
+        self.history.append(value)

@@ -1,12 +1,13 @@
 """Settings read once, while JAX traces: a mutable default, the clock, the environment, a global.
 
 ``jit`` runs a function's Python body once per trace and keeps what it read:
-a mutable default argument (JP107), the time, an environment variable or the
-next item of an iterator from outside the function (JP110), and a module-level
-setting (JP111) hold the values of that moment on every later call. JP111
-reports a setting only when the module gives it a new value between two runs of
-one trace, ordered by their lines; which lines run each function is found once
-per module (:class:`_Settings`).
+a mutable default argument (JP107), the time, an environment variable, the
+next item of an iterator from outside the function or an attribute of ``self``
+that a setter changes later (JP110), and a module-level setting (JP111) hold
+the values of that moment on every later call. JP111 reports a setting only
+when the module gives it a new value between two runs of one trace, ordered by
+their lines; which lines run each function is found once per module
+(:class:`_Settings`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from jaxpurity.linter._syntax import is_constant, is_container
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import Module, TracedFunction
     from jaxpurity.linter._functions import Func
+    from jaxpurity.linter._names import Names
 
 __all__ = ["FAMILY"]
 
@@ -45,10 +47,13 @@ FAMILY = Family(
         "`{call}` is read while JAX traces ({how}): the compiled function keeps that value on "
         "every call",
         "global_config",
-        "It knows time.*, datetime's now()/today(), os.environ/os.getenv, and next() of an "
+        "It knows time.*, datetime's now()/today(), os.environ/os.getenv, next() of an "
         "iterator or generator held in a global or an enclosing function's name (a batch "
-        "drawn once, while tracing); an iterator made in the function, a `for` loop over "
-        "one, and other host state (a file, a database, a config library) are not seen.",
+        "drawn once, while tracing), and an attribute of self read by a method that "
+        "__init__ jits bound (self.f = jax.jit(self._f)) when another method sets it from "
+        "its argument (a setter). An iterator made in the function, a `for` loop over one, "
+        "an object jitted elsewhere or changed otherwise, and other host state (a file, a "
+        "database, a config library) are not seen.",
     ),
     Rule(
         "JP111",
@@ -124,6 +129,86 @@ def _outer_iterator(fn: TracedFunction, node: ast.Call, name: str) -> None:
         and not fn.traced(iterator)
     ):
         fn.hit(node, "JP110", call=f"next({iterator.id})")
+
+
+@FAMILY.on(ast.Attribute)
+def _object_setting(fn: TracedFunction, node: ast.Attribute) -> None:
+    """``self.target`` read by a method that ``__init__`` jits bound
+    (``self.compute = jax.jit(self._compute)``), when another method sets it: the trace
+    keeps the value it read, and the compiled function never sees the new one."""
+    me = fn.func.self_name
+    if (
+        isinstance(node.ctx, ast.Load)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == me
+        and node.attr in fn.memo(_stale_attributes)
+    ):
+        fn.hit(node, "JP110", once=node.attr, call=f"{me}.{node.attr}")
+
+
+def _stale_attributes(fn: TracedFunction) -> set[str]:
+    """The attributes a jitted bound method keeps that another method sets (found once per
+    traced function)."""
+    cls = fn.func.cls
+    if fn.func.self_name is None or cls is None:
+        return set()
+    if fn.func.name not in _jitted_in_init(cls, fn.names):
+        return set()
+    return _set_later(cls)
+
+
+def _init_of(cls: ast.ClassDef) -> ast.FunctionDef | None:
+    return next(
+        (m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None
+    )
+
+
+def _jitted_in_init(cls: ast.ClassDef, names: Names) -> set[str]:
+    """The methods that ``__init__`` jits bound to ``self`` and keeps:
+    ``self.compute = jax.jit(self._compute)``."""
+    init = _init_of(cls)
+    if init is None or not init.args.args:
+        return set()
+    me = init.args.args[0].arg
+    jitted = set()
+    for node in ast.walk(init):
+        value = node.value if isinstance(node, ast.Assign) else None
+        if (
+            isinstance(value, ast.Call)
+            and names.qualified(value.func) == "jax.jit"
+            and value.args
+            and isinstance(value.args[0], ast.Attribute)
+            and isinstance(value.args[0].value, ast.Name)
+            and value.args[0].value.id == me
+        ):
+            jitted.add(value.args[0].attr)
+    return jitted
+
+
+def _set_later(cls: ast.ClassDef) -> set[str]:
+    """The attributes that a method of ``cls`` other than ``__init__`` sets on ``self``
+    from one of its parameters: a setter, run after the object was made."""
+    found = set()
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef) or method.name == "__init__":
+            continue
+        params = [a.arg for a in method.args.args]
+        if not params:
+            continue
+        for node in ast.walk(method):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in params[1:]
+            ):
+                for target in node.targets:
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == params[0]
+                    ):
+                        found.add(target.attr)
+    return found
 
 
 @FAMILY.on(ast.Subscript)
