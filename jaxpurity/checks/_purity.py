@@ -11,12 +11,10 @@ import jax
 
 from jaxpurity._capture import printed, this_thread_output
 from jaxpurity._jax_compat import (
-    debug_callbacks_in_loops,
     has_compiled,
     is_jit_wrapper,
     jit_cache_misses,
     leak_checker_off,
-    unused_callbacks,
 )
 from jaxpurity._naming import short_repr
 from jaxpurity.checks._call import BoundCall
@@ -24,6 +22,7 @@ from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._leaks import trace_finding_leaks
 from jaxpurity.checks._outcomes import Outcome, agree, run
 from jaxpurity.checks._problems import STATE_CAUSE, Problem, PurityReport, leak_template, problem
+from jaxpurity.checks._program import debug_callbacks_in_loops, unused_callbacks
 from jaxpurity.checks._restore import Restored, new_ref_arrays, random_generators
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._trace_reads import outside_reads, settings_read
