@@ -19,7 +19,7 @@ from jaxpurity._introspect import is_user_code, qualname
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._naming import CONTAINERS, is_lru_cache, kind_of
 from jaxpurity.checks._call import BoundCall
-from jaxpurity.checks._tracing import TRACEABLE
+from jaxpurity.checks._tracing import is_traceable
 
 __all__ = ["UNKNOWN", "Locator", "Place", "Root", "Step"]
 
@@ -95,7 +95,7 @@ class Locator:
     def __init__(self, call: BoundCall) -> None:
         self.scope = call.functions
         self.module = getattr(call.innermost, "__module__", None)
-        self.args = {id(v): (name, v) for name, v in call.named if not isinstance(v, TRACEABLE)}
+        self.args = {id(v): (name, v) for name, v in call.named if not is_traceable(v)}
         self.ignore = {id(call), id(call.named), id(self.args)}
         frame: types.FrameType | None = sys._getframe()
         while frame is not None:  # our own frames, and our callers', hold nothing leaked

@@ -34,6 +34,7 @@ __all__ = [
     "ARRAYS",
     "SCALARS",
     "TRACEABLE",
+    "is_traceable",
     "SplitCall",
     "array_leaves",
     "flatten_arguments",
@@ -44,8 +45,24 @@ __all__ = [
 
 ARRAYS = (jax.Array, np.ndarray, np.generic)
 SCALARS = (bool, int, float, complex)
-#: Leaves that jax.jit traces; every other leaf is passed through as a Python value.
+#: The types of the leaves that jax.jit may trace (see :func:`is_traceable`).
 TRACEABLE = (*ARRAYS, *SCALARS)
+
+
+def is_traceable(leaf: Any) -> bool:
+    """Whether jax.jit traces ``leaf``: an array or a number; any other leaf is passed through.
+
+    A NumPy string, bytes or object (``np.str_("relu")``, an array of strings) is
+    no JAX type: jit cannot trace it, so it is kept as a Python value.
+
+    Example:
+      >>> import numpy as np
+      >>> is_traceable(np.float32(2.0)), is_traceable(np.str_("relu")), is_traceable("relu")
+      (True, False, False)
+    """
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        return bool(leaf.dtype == np.bool_ or jax.numpy.issubdtype(leaf.dtype, np.number))
+    return isinstance(leaf, TRACEABLE)
 
 
 @dataclass
@@ -90,7 +107,7 @@ class SplitCall:
         raw, treedef = flatten_arguments(marked)
         kept = {i for i, x in enumerate(raw) if isinstance(x, _Kept)}
         leaves = [x.value if isinstance(x, _Kept) else x for x in raw]
-        where = [i for i, x in enumerate(leaves) if isinstance(x, TRACEABLE) and i not in kept]
+        where = [i for i, x in enumerate(leaves) if is_traceable(x) and i not in kept]
 
         def rebuild(traced: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
             full = list(leaves)
@@ -176,7 +193,7 @@ def array_leaves(tree: Any) -> list[Any]:
       >>> array_leaves({"w": jnp.ones(2), "name": "relu", "n": 3})
       [3, Array([1., 1.], dtype=float32)]
     """
-    return [x for x in jax.tree_util.tree_leaves(tree) if isinstance(x, (*TRACEABLE, Tracer))]
+    return [x for x in jax.tree_util.tree_leaves(tree) if is_traceable(x) or isinstance(x, Tracer)]
 
 
 def _subclasses(cls: type) -> set[type]:
