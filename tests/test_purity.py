@@ -366,15 +366,51 @@ def test_results_in_messages_are_rounded_as_jax_computes_them() -> None:
     assert "0000" not in problem.message
 
 
-def test_check_pure_lets_jax_errors_name_the_function_and_its_argument() -> None:
+def test_check_pure_reports_a_jax_error_naming_the_function_argument_and_page() -> None:
     def relu(x: jax.Array) -> jax.Array:
         return x if x > 0 else 0.0 * x
 
     with pytest.raises(jax.errors.TracerBoolConversionError) as from_jax:
         jax.jit(relu)(jnp.float32(1.0))
-    with pytest.raises(jax.errors.TracerBoolConversionError) as from_check:
-        jaxpurity.check_pure(relu, jnp.float32(1.0))
-    assert str(from_check.value) == str(from_jax.value)
+    [found] = jaxpurity.check_pure(relu, jnp.float32(1.0)).problems
+    assert found.kind == "trace-error"
+    assert "raises TracerBoolConversionError" in found.message
+    where = next(ln for ln in str(from_jax.value).splitlines() if "error occurred" in ln)
+    assert where.strip() in found.message  # JAX's words: the function, the argument x
+    assert found.page == jaxpurity.explain(from_jax.value).page
+
+
+def test_check_pure_reports_the_users_own_error_while_traced_and_leaves_state() -> None:
+    saved: list[Any] = []
+
+    def save_host_copy(x: jax.Array) -> jax.Array:
+        saved.append(x)
+        return jnp.asarray(np.asarray(x) * 2)  # NumPy on a tracer: the user's bug
+
+    with pytest.raises(jax.errors.TracerArrayConversionError) as from_jax:
+        jax.jit(save_host_copy)(jnp.ones(2))
+    saved.clear()
+    report = jaxpurity.check_pure(save_host_copy, jnp.ones(2))
+    assert [p.kind for p in report.problems] == ["trace-error"], str(report)
+    assert report.problems[0].page == jaxpurity.explain(from_jax.value).page
+    assert saved == []  # what the failed trace stored is put back
+
+
+def test_check_pure_reads_a_returned_leaked_tracer_as_an_outcome_not_a_crash() -> None:
+    cache: dict[str, Any] = {}
+
+    def doubled(x: jax.Array) -> jax.Array:
+        if "y" not in cache:
+            cache["y"] = x * 2  # the trace stores its tracer; the eager run returns it
+        return cache["y"]
+
+    jax.jit(doubled)(jnp.ones(2))
+    with pytest.raises(jax.errors.TracerArrayConversionError):
+        np.asarray(doubled(jnp.ones(2)))  # plain JAX: what the check must not trip over
+    cache.clear()
+    kinds = [p.kind for p in jaxpurity.check_pure(doubled, jnp.ones(2)).problems]
+    assert "leaked-tracer" in kinds and "jit-eager-mismatch" in kinds, kinds
+    assert cache == {}
 
 
 # ----------------------------------------------------------------- jax.new_ref state
@@ -636,14 +672,14 @@ def test_report_reads_as_a_numbered_summary() -> None:
     )
 
 
-def test_check_pure_raises_what_the_function_raises_when_traced() -> None:
+def test_find_leaks_raises_what_the_function_raises_when_traced() -> None:
     def branch(x: jax.Array) -> jax.Array:
         return x if x.sum() > 0 else -x
 
     with pytest.raises(Exception) as from_jax:  # noqa: PT011 - compared by type below
         jax.jit(branch)(jnp.ones(3))
     with pytest.raises(type(from_jax.value)):
-        jaxpurity.check_pure(branch, jnp.ones(3))
+        jaxpurity.find_leaks(branch, jnp.ones(3))
 
 
 # ----------------------------------------------------------------- methods and partials
@@ -842,8 +878,6 @@ def test_a_jit_wrappers_static_argument_stays_static() -> None:
     def tile(x: jax.Array, n: int) -> jax.Array:
         return jnp.tile(x, n)  # n must be a Python int: traced, this raises
 
-    if not hasattr(tile, "_jit_info"):
-        pytest.skip("JAX 0.4.35 does not say which arguments a jit wrapper keeps static")
     report = jaxpurity.check_pure(tile, jnp.ones(2), n=3)
     assert report.ok, str(report)
 

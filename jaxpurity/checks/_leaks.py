@@ -19,7 +19,7 @@ from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._locate import Locator, Place
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._source import store_line
-from jaxpurity.checks._tracing import SplitCall, forgetting_traces, trace_once
+from jaxpurity.checks._tracing import RaisedWhileTraced, SplitCall, forgetting_traces, trace_once
 
 __all__ = ["Leak", "find_leaks", "trace_finding_leaks"]
 
@@ -154,5 +154,8 @@ def find_leaks(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> list[
         scope = Snapshot(call.named, call.bindings)
         try:
             return trace_finding_leaks(call)[2]
+        except RaisedWhileTraced as raised:
+            error = raised.error  # raised below, outside this handler: its chain stays JAX's
         finally:
             scope.restore()  # no tracer is left where the caller can reach it
+    raise error

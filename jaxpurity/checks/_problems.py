@@ -17,6 +17,7 @@ from jaxpurity._jax_names import GRAD_VMAP, LOOPS, SHARD_MAP
 from jaxpurity._naming import LRU_CACHE
 from jaxpurity._pages import page
 from jaxpurity.checks._leaks import Leak
+from jaxpurity.explainer._explain import explain
 
 __all__ = [
     "PROBLEMS",
@@ -29,6 +30,7 @@ __all__ = [
     "TEMPLATES",
     "leak_template",
     "problem",
+    "trace_error",
 ]
 
 #: The kinds of problem :func:`check_pure` reports (:attr:`Problem.kind`).
@@ -45,6 +47,7 @@ Kind = Literal[
     "lost-mutation",
     "dropped-callback",
     "trace-time-read",
+    "trace-error",
 ]
 #: ``"error"``: it is wrong now; ``"warning"``: it goes wrong when something changes.
 Severity = Literal["error", "warning"]
@@ -59,7 +62,8 @@ class Problem:
         ``"closure-assignment"``, ``"container-mutation"``,
         ``"argument-mutation"``, ``"trace-time-print"``,
         ``"frozen-randomness"``, ``"jit-eager-mismatch"``, ``"stale-result"``,
-        ``"lost-mutation"``, ``"dropped-callback"`` or ``"trace-time-read"``.
+        ``"lost-mutation"``, ``"dropped-callback"``, ``"trace-time-read"`` or
+        ``"trace-error"``.
       message: What happened and how to fix it, in plain words.
       page: The site path of the gallery page that explains it.
       severity: ``"error"``: it is wrong now; ``"warning"``: it goes wrong when
@@ -162,6 +166,14 @@ _READ = (
 STATE_CAUSE = " The state changes listed above are the likely cause: each call saw different state."
 
 TEMPLATES: tuple[ProblemTemplate, ...] = (
+    # The function raised while it was traced: nothing else can be checked (trace_error).
+    ProblemTemplate(
+        "trace-error",
+        "trace-error",
+        "debugging_workflow",  # or the page explain() gives the error (trace_error)
+        "`{name}` cannot be traced: jax.jit({name}) raises {error}: {said} {fix} Fix this "
+        "first; then check again.",
+    ),
     # A tracer stored where it outlives its trace, by where it came from (leak_template).
     ProblemTemplate("leak-into-cache", "leaked-tracer", "memoization_caches", _LEAK),
     ProblemTemplate("leak-from-loop", "leaked-tracer", "leak_from_loop_body", _LEAK),
@@ -278,6 +290,27 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
 
 #: The templates by name.
 PROBLEMS: dict[str, ProblemTemplate] = {t.name: t for t in TEMPLATES}
+
+
+def trace_error(name: str, error: BaseException) -> Problem:
+    """The problem that ``error``, raised while ``name`` was traced, is: its page from
+    :func:`jaxpurity.explain`, or the debugging workflow's for an error it does not know.
+
+    Example:
+      >>> print(trace_error("step", ValueError("my own mistake")))  # doctest: +ELLIPSIS
+      [trace-error] `step` cannot be traced: jax.jit(step) raises ValueError: my own mistake...
+        See examples/tools/debugging_workflow.html.
+    """
+
+    explanation = explain(error)
+    lines = str(error).strip().splitlines()
+    # JAX's line that names the function and the argument the value came from, where it has one
+    where = [line for line in lines[1:] if line.startswith("The error occurred while tracing")]
+    said = " ".join(line.strip().rstrip(".") + "." for line in lines[:1] + where[:1])
+    fix = explanation.fix if explanation.recognised else "Read its traceback (jax.jit(fn)(...))."
+    found = PROBLEMS["trace-error"]
+    message = found.message.format(name=name, error=type(error).__name__, said=said, fix=fix)
+    return Problem(found.kind, message, page(explanation.topic or "debugging_workflow"))
 
 
 def problem(template: str, /, **fields: object) -> Problem:

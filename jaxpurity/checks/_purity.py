@@ -21,12 +21,24 @@ from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._leaks import trace_finding_leaks
 from jaxpurity.checks._outcomes import Outcome, agree, run
-from jaxpurity.checks._problems import STATE_CAUSE, Problem, PurityReport, leak_template, problem
+from jaxpurity.checks._problems import (
+    STATE_CAUSE,
+    Problem,
+    PurityReport,
+    leak_template,
+    problem,
+    trace_error,
+)
 from jaxpurity.checks._program import debug_callbacks_in_loops, unused_callbacks
 from jaxpurity.checks._restore import Restored, new_ref_arrays, random_generators
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._trace_reads import outside_reads, settings_read
-from jaxpurity.checks._tracing import SplitCall, forgetting_traces, uncached_tracing
+from jaxpurity.checks._tracing import (
+    RaisedWhileTraced,
+    SplitCall,
+    forgetting_traces,
+    uncached_tracing,
+)
 from jaxpurity.checks._watch import watch_state
 
 __all__ = ["Problem", "PurityReport", "check_pure"]
@@ -45,9 +57,8 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     :func:`jax.jit`, and compares the results. ``fn`` is called as
     :func:`jax.jit` calls it: its pytree arguments (and ``self``, for a
     method decorated with ``jax.jit``) are flattened and rebuilt, and a jit
-    wrapper's static arguments are kept whole (JAX 0.6.2 and newer say which
-    they are). When the check ends, everything ``fn`` can reach is as it
-    was, with no tracer left in it.
+    wrapper's static arguments are kept whole. When the check ends,
+    everything ``fn`` can reach is as it was, with no tracer left in it.
 
     The problems it finds (:attr:`Problem.kind`), each with its fix and the
     page that explains it:
@@ -75,6 +86,10 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     * ``"dropped-callback"``: a ``pure_callback`` whose result nothing uses:
       jit may remove it as dead code.
     * ``"trace-time-read"``: the clock read while tracing.
+    * ``"trace-error"``: ``fn`` raised while it was traced, as ``jax.jit(fn)``
+      would (a ``TracerBoolConversionError``, say): nothing else can be
+      checked until it traces; the page is the one :func:`jaxpurity.explain`
+      gives the error.
 
     It warns (:attr:`PurityReport.warnings`) about what goes wrong once
     something changes: a global, closure variable or environment variable
@@ -102,10 +117,6 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
       TypeError: ``fn`` is not a function, or the check was called inside a
         transformation (``jit``, ``vmap``, ``grad``, a loop body): call it
         from plain Python.
-      Exception: Whatever ``fn`` raises while it is first traced (for example
-        a ``TracerBoolConversionError``), as ``jax.jit(fn)`` raises it, naming
-        ``fn`` and its arguments: fix that first; :func:`jaxpurity.explain`
-        says how.
 
     Example:
       >>> import jax.numpy as jnp
@@ -155,7 +166,11 @@ def _check(call: BoundCall) -> PurityReport:
     reads = settings_read(call)
     try:
         with this_thread_output() as trace_output, outside_reads() as outside:
-            traced, split, leaks = trace_finding_leaks(call, counted)
+            try:
+                traced, split, leaks = trace_finding_leaks(call, counted)
+            except RaisedWhileTraced as raised:  # the user's bug: a finding, not a crash
+                found = [trace_error(name, raised.error)]
+                return PurityReport(name, found, traces=counts["trace"])
         changes = [(w, w.change()) for w in watches]
         moved = [r for r in rngs if r.moved()]
         dropped = unused_callbacks(traced.jaxpr)

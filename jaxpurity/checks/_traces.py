@@ -51,7 +51,7 @@ class _Static:
 
     ``maybe_traced`` marks a Python scalar seen outside a trace (the
     ``count_traces(jax.jit(f))`` order) where the jit wrapper does not say
-    which arguments are static (JAX 0.4.35): ``jit`` may trace it as a
+    which arguments are static (one whose PjitInfo cannot be read): ``jit`` may trace it as a
     weakly typed array or take it as a static argument.
     """
 

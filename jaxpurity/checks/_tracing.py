@@ -34,6 +34,7 @@ __all__ = [
     "ARRAYS",
     "SCALARS",
     "TRACEABLE",
+    "RaisedWhileTraced",
     "is_traceable",
     "SplitCall",
     "array_leaves",
@@ -280,6 +281,15 @@ def forgetting_traces() -> Iterator[None]:
         forget_eager_programs(eager)
 
 
+class RaisedWhileTraced(Exception):
+    """The checked function raised ``error`` while :func:`trace_once` traced it: the user's
+    bug (a check reports it), not the check's."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error = error
+
+
 def trace_once(fn: Callable[..., Any], call: SplitCall) -> tuple[Any, list[Any], SplitCall]:
     """Trace ``fn`` on the split call once with :func:`jax.jit`; find the tracers it left.
 
@@ -287,7 +297,7 @@ def trace_once(fn: Callable[..., Any], call: SplitCall) -> tuple[Any, list[Any],
     traced before run again, and with JAX's own leak checker off (it would
     raise first), restored after. Where tracing the call as it is fails, it
     is tried once more with its leaves passed flat (:meth:`SplitCall.flattened`);
-    if that fails too, the first error is raised.
+    if that fails too, the first error is raised, held in :class:`RaisedWhileTraced`.
 
     Returns:
       The ``jax.stages.Traced`` of the call, the tracers made during the
@@ -303,7 +313,7 @@ def trace_once(fn: Callable[..., Any], call: SplitCall) -> tuple[Any, list[Any],
             try:
                 traced = jax.jit(flat.traceable(fn)).trace(*flat.args)
             except Exception:
-                raise error from None
+                raise RaisedWhileTraced(error) from None
             call = flat
     gc.collect()  # tracers that only a reference cycle keeps alive are garbage, not leaks
     old = {id(t) for t in before}  # `before` is alive until here, so no id is reused
