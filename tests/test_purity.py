@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -670,6 +671,37 @@ def test_report_reads_as_a_numbered_summary() -> None:
     assert pure == (
         "check_pure(`where_dependent`): no impurity found (traced 2 times, run eagerly 1 time(s))."
     )
+
+
+SCALE = 2.0  # a global read while traced: a warning, not a problem
+
+
+def scaled_by_a_global(x: jax.Array) -> jax.Array:
+    print("tracing")
+    return x * SCALE
+
+
+def test_report_counts_problems_and_warnings_as_it_lists_them_with_full_addresses() -> None:
+    report = jaxpurity.check_pure(scaled_by_a_global, jnp.ones(3))
+    assert report.problems and report.warnings, str(report)
+    text = str(report)
+    head, items = text.splitlines()[0], re.findall(r"^\d+\. \[", text, re.MULTILINE)
+    assert f"{len(report.problems)} problem(s) and {len(report.warnings)} warning(s)" in head
+    assert len(items) == len(report.problems) + len(report.warnings)
+    for found in [*report.problems, *report.warnings]:
+        assert found.url.startswith("http") and found.url.endswith(found.page)
+        assert f"See {found.url}" in text
+
+
+def test_clear_cache_is_advised_only_for_a_jitted_function() -> None:
+    def advice(fn: Callable[..., Any]) -> list[str]:
+        report = jaxpurity.check_pure(fn, jnp.ones(3))
+        return [w.message for w in report.warnings if w.kind == "trace-time-read"]
+
+    [plain] = advice(scaled_by_a_global)
+    [jitted] = advice(jax.jit(scaled_by_a_global))
+    assert "clear_cache()" not in plain and "`SCALE`" in plain
+    assert "call the jitted function's clear_cache()" in jitted
 
 
 def test_find_leaks_raises_what_the_function_raises_when_traced() -> None:

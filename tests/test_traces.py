@@ -84,7 +84,7 @@ def test_retrace_error_names_the_argument_and_the_cause(order: str, cause: str) 
     message = str(error.value)
     assert words in message
     assert message.startswith("`f` was traced 2 times, more than max_traces=1.")
-    assert message.rstrip().endswith(f"See {jaxpurity._pages.page('static_arguments')}.")
+    assert message.rstrip().endswith(f"See {jaxpurity._pages.url('static_arguments')}")
     assert isinstance(error.value, RuntimeError)
     assert counter.traces == 1
 

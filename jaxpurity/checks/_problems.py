@@ -15,7 +15,7 @@ from typing import Literal
 
 from jaxpurity._jax_names import GRAD_VMAP, LOOPS, SHARD_MAP
 from jaxpurity._naming import LRU_CACHE
-from jaxpurity._pages import page
+from jaxpurity._pages import page, topic_of, url
 from jaxpurity.checks._leaks import Leak
 from jaxpurity.explainer._explain import explain
 
@@ -28,6 +28,7 @@ __all__ = [
     "PurityReport",
     "Severity",
     "TEMPLATES",
+    "OR_CLEAR_CACHE",
     "leak_template",
     "problem",
     "trace_error",
@@ -75,9 +76,15 @@ class Problem:
     page: str
     severity: Severity = "error"
 
+    @property
+    def url(self) -> str:
+        """The page's full address on the hosted site (``$JAXPURITY_DOCS_URL`` moves it), so
+        that a terminal opens it."""
+        return url(topic_of(self.page))
+
     def __str__(self) -> str:
         label = self.kind if self.severity == "error" else f"{self.severity}: {self.kind}"
-        return f"[{label}] {self.message}\n  See {self.page}."
+        return f"[{label}] {self.message}\n  See {self.url}"
 
 
 @dataclass(frozen=True)
@@ -107,11 +114,14 @@ class PurityReport:
 
     def __str__(self) -> str:
         ran = f"traced {self.traces} times, run eagerly {self.runs} time(s)"
+        found = [*self.problems, *self.warnings]
+        counted = [f"{len(self.problems)} problem(s)"] if self.problems else []
+        counted += [f"{len(self.warnings)} warning(s)"] if self.warnings else []
         if self.ok:
             lines = [f"check_pure(`{self.function}`): no impurity found ({ran})."]
+            lines[0] = lines[0][:-1] + (f"; {counted[0]}:" if counted else ".")
         else:
-            lines = [f"check_pure(`{self.function}`): {len(self.problems)} problem(s) ({ran}):"]
-        found = [*self.problems, *self.warnings]
+            lines = [f"check_pure(`{self.function}`): {' and '.join(counted)} ({ran}):"]
         lines += [f"{i}. " + str(p).replace("\n", "\n   ") for i, p in enumerate(found, 1)]
         return "\n".join(lines)
 
@@ -158,9 +168,10 @@ _LOST = (
 )
 _READ = (
     "`{name}` reads {label} ({value}) while it is traced: {why} Pass it in as an argument "
-    "(static_argnames for one that chooses which code runs), or call the jitted function's "
-    "clear_cache() after changing it."
+    "(static_argnames for one that chooses which code runs){or_clear}."
 )
+#: The end of a trace-time read's advice, for a jit wrapper (``{or_clear}``); none otherwise.
+OR_CLEAR_CACHE = ", or call the jitted function's clear_cache() after changing it"
 
 #: Added to a result's message when the check also saw the state change: the likely cause.
 STATE_CAUSE = " The state changes listed above are the likely cause: each call saw different state."
@@ -299,7 +310,7 @@ def trace_error(name: str, error: BaseException) -> Problem:
     Example:
       >>> print(trace_error("step", ValueError("my own mistake")))  # doctest: +ELLIPSIS
       [trace-error] `step` cannot be traced: jax.jit(step) raises ValueError: my own mistake...
-        See examples/tools/debugging_workflow.html.
+        See https://.../examples/tools/debugging_workflow.html
     """
 
     explanation = explain(error)
@@ -317,9 +328,9 @@ def problem(template: str, /, **fields: object) -> Problem:
     """The problem that the template named ``template`` reports, its message filled in.
 
     Example:
-      >>> print(problem("trace-time-print", name="step", printed="'tracing'"))
+      >>> print(problem("trace-time-print", name="step", printed="'tracing'"))  # doctest: +ELLIPSIS
       [trace-time-print] `step` printed 'tracing' while it was traced. print runs once per trace (showing tracers, not values), and never on later calls of the compiled function. Use jax.debug.print('x = {}', x) to print values on every call.
-        See examples/side_effects/print_vs_debug_print.html.
+        See https://.../examples/side_effects/print_vs_debug_print.html
     """  # noqa: E501
     found = PROBLEMS[template]
     return Problem(found.kind, found.message.format(**fields), page(found.topic), found.severity)
