@@ -993,6 +993,47 @@ def test_a_debug_callback_in_a_loop_body_warns_that_grad_may_move_it() -> None:
     assert "jax.debug.callback(<lambda>) in a loop body" in warning.message
 
 
+def test_a_debug_callback_in_a_checkpoint_warns_that_grad_runs_it_twice() -> None:
+    calls: list[float] = []
+
+    def record(v: jax.Array) -> None:
+        calls.append(float(v))
+
+    @jax.checkpoint
+    def layer(x: jax.Array) -> jax.Array:
+        jax.debug.callback(record, x)
+        return jnp.sin(x)
+
+    def loss(x: jax.Array) -> jax.Array:
+        return 2.0 * layer(x)
+
+    jax.block_until_ready(jax.grad(loss)(1.0))
+    jax.effects_barrier()
+    assert len(calls) == 2  # plain JAX: once forward, once more in the backward pass
+
+    report = jaxpurity.check_pure(loss, 1.0)
+    [warning] = report.warnings
+    assert (warning.kind, warning.severity) == ("dropped-callback", "warning"), str(report)
+    assert "jax.debug.callback(record) inside jax.checkpoint" in warning.message
+
+
+def test_a_tracer_formatted_into_a_debug_print_string_is_a_trace_time_print() -> None:
+    def show(x: jax.Array) -> jax.Array:
+        jax.debug.print(f"x = {x}")  # formatted once, while traced
+        return x * 2
+
+    with jaxpurity.printed(echo=False) as out:
+        jax.jit(show)(jnp.float32(1.0))
+    assert "1.0" not in out.text and "Trace" in out.text  # plain JAX prints the tracer
+
+    report = jaxpurity.check_pure(show, jnp.float32(1.0))
+    [found] = report.problems
+    assert found.kind == "trace-time-print", str(report)
+    assert "a tracer was formatted into the text" in found.message
+    fixed = jaxpurity.check_pure(lambda x: jax.debug.print("x = {}", x) or x * 2, 1.0)
+    assert fixed.ok and not fixed.warnings, str(fixed)
+
+
 @pytest.mark.parametrize("where", ["debug.print in the loop", "debug.callback outside a loop"])
 def test_debug_print_in_a_loop_and_a_callback_outside_one_give_no_warning(where: str) -> None:
     if where == "debug.print in the loop":

@@ -220,6 +220,15 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
         "jax.debug.print('x = {{}}', x) to print values on every call.",
     ),
     ProblemTemplate(
+        "printed-tracer",
+        "trace-time-print",
+        "print_vs_debug_print",
+        "`{name}`'s compiled program printed {printed}: a tracer was formatted into the text "
+        "while it was traced (an f-string or str(x) given to jax.debug.print), so every call "
+        "prints the tracer, not its value. Pass the value as an argument and let "
+        "jax.debug.print format it: jax.debug.print('x = {{}}', x).",
+    ),
+    ProblemTemplate(
         "frozen-randomness",
         "frozen-randomness",
         "frozen_randomness",
@@ -253,6 +262,16 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
         "not to count steps or change Python state; return what you need from the loop, or "
         "use jax.experimental.io_callback(..., ordered=True) for an effect that must happen "
         "once per step.",
+        "warning",
+    ),
+    ProblemTemplate(
+        "remat-callback",
+        "dropped-callback",
+        "callbacks",
+        "`{name}` calls jax.debug.callback({callback}) inside jax.checkpoint (remat). Under "
+        "grad, JAX runs a checkpointed function's forward pass again in the backward pass, so "
+        "the callback runs twice per call (jax-ml/jax#8907). Use it to look at values, not to "
+        "count calls or change Python state; return what you need instead.",
         "warning",
     ),
     # Python values read while traced (checks._trace_reads): jit bakes them in.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import re
 from collections.abc import Callable
 from typing import Any, ParamSpec
 
@@ -16,6 +17,7 @@ from jaxpurity._jax_compat import (
     jit_cache_misses,
     leak_checker_off,
 )
+from jaxpurity._jax_names import PRINTED_TRACER
 from jaxpurity._naming import short_repr
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
@@ -30,7 +32,11 @@ from jaxpurity.checks._problems import (
     problem,
     trace_error,
 )
-from jaxpurity.checks._program import debug_callbacks_in_loops, unused_callbacks
+from jaxpurity.checks._program import (
+    debug_callbacks_in_loops,
+    debug_callbacks_in_remat,
+    unused_callbacks,
+)
 from jaxpurity.checks._restore import Restored, new_ref_arrays, random_generators
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._trace_reads import outside_reads, settings_read
@@ -72,7 +78,8 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
       or object held in a global or closure, or an argument's attribute,
       changed while tracing.
     * ``"trace-time-print"``: ``print`` while tracing: once per trace, not
-      once per call.
+      once per call; or a tracer formatted into a string that the compiled
+      program prints (an f-string given to ``jax.debug.print``).
     * ``"frozen-randomness"``: numbers drawn from ``numpy.random``,
       ``random`` or a generator ``fn`` holds: jit bakes them in.
     * ``"jit-eager-mismatch"``: ``jax.jit(fn)`` and ``fn`` disagree on the
@@ -97,7 +104,8 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     read while tracing, which jit bakes in (``"trace-time-read"``); an
     attribute read off a static argument, which jit keeps as a cache key
     (``"stale-result"``); a ``jax.debug.callback`` in a loop body, which
-    under ``grad`` JAX may move out of the loop (``"dropped-callback"``).
+    under ``grad`` JAX may move out of the loop, or in a ``jax.checkpoint``,
+    which ``grad`` runs twice (``"dropped-callback"``).
 
     Only the state ``fn`` reaches in one step is watched: the globals its
     code names, its closure variables and what they hold, and the attributes
@@ -176,10 +184,12 @@ def _check(call: BoundCall) -> PurityReport:
         moved = [r for r in rngs if r.moved()]
         dropped = unused_callbacks(traced.jaxpr)
         loop_callbacks = debug_callbacks_in_loops(traced.jaxpr)
+        remat_callbacks = debug_callbacks_in_remat(traced.jaxpr)
         inputs.restore()
         with printed(echo=False):
             program, split = _compiled(traced, split, counted)
-            first = _run_after_reset(restored, lambda: program(*split.args, **split.kwargs))
+            with printed(echo=False) as program_output:  # only callbacks print here
+                first = _run_after_reset(restored, lambda: program(*split.args, **split.kwargs))
             inputs.restore()
             stage[0] = "run"
             eager = _run_after_reset(restored, lambda: counted(*call.args, **call.kwargs))
@@ -205,6 +215,10 @@ def _check(call: BoundCall) -> PurityReport:
     if trace_output.text:
         printed_text = short_repr(trace_output.text.rstrip())
         problems.append(problem("trace-time-print", name=name, printed=printed_text))
+    tracer_lines = [ln for ln in program_output.lines if re.search(PRINTED_TRACER, ln)]
+    if tracer_lines:
+        printed_text = short_repr("\n".join(tracer_lines))
+        problems.append(problem("printed-tracer", name=name, printed=printed_text))
     problems += [problem("frozen-randomness", name=name, generator=r.label) for r in moved]
     changed_by_jit = {(c.root, c.path) for c in jit_effects}
     for c in eager_effects:
@@ -225,6 +239,7 @@ def _check(call: BoundCall) -> PurityReport:
     problems += [p for p in found_reads if p.severity == "error"]
     warnings = [p for p in found_reads if p.severity != "error"]
     warnings += [problem("loop-callback", name=name, callback=c) for c in loop_callbacks]
+    warnings += [problem("remat-callback", name=name, callback=c) for c in remat_callbacks]
     cause = STATE_CAUSE if state_changed or leaks else ""
     if not agree(eager, fresh):
         problems.append(
