@@ -62,7 +62,7 @@ __all__ = [
     "restore_config",
     "trace_in_progress",
     "traced_for",
-    "tracers_in_structure",
+    "static_data",
     "transformation_of",
     "user_callback_name",
 ]
@@ -568,31 +568,23 @@ def user_callback_name(eqn: Any) -> str | None:
     return getattr(getattr(user, "func", user), "__name__", None)  # a functools.partial's too
 
 
-def tracers_in_structure(tree: Any) -> list[Any]:
-    """The tracers held in the static part of a pytree: its nodes' aux data, not its leaves.
+def static_data(tree: Any) -> list[Any]:
+    """The static data of every node of a pytree (its aux data: what ``jit`` does not trace).
 
-    A pytree class whose flatten puts an array in its aux data hands ``jit``
-    a tracer that it keeps in the output's structure, past the trace. Reads
-    ``PyTreeDef.node_data()`` and ``children()``: public methods, not
-    documented. Checked on 0.4.35, 0.12.0.1.
+    A pytree class whose flatten puts an array (or a function closing over
+    one) in its aux data hands ``jit`` a tracer that it keeps in the output's
+    structure, past the trace. Reads ``PyTreeDef.node_data()`` and
+    ``children()``: public methods, not documented. Checked on 0.4.35, 0.12.0.1.
     """
     found: list[Any] = []
     stack = [jax.tree_util.tree_structure(tree)]
     while stack:
         treedef = stack.pop()
         data = treedef.node_data()  # type: ignore[attr-defined]
-        if data is not None:
-            found += [a for a in _flat_values(data[1]) if isinstance(a, Tracer)]
+        if data is not None and data[1] is not None:
+            found.append(data[1])
         stack.extend(treedef.children())  # type: ignore[attr-defined]
     return found
-
-
-def _flat_values(aux: Any) -> list[Any]:
-    """What aux data holds: itself, or the leaves of the tuples, lists and dicts it is."""
-    if isinstance(aux, (tuple, list, dict)):
-        values = list(aux.values()) if isinstance(aux, dict) else list(aux)
-        return jax.tree_util.tree_leaves(values, is_leaf=lambda x: isinstance(x, Tracer))
-    return [aux]
 
 
 # ----------------------------------------------------------------- newer public API

@@ -479,3 +479,34 @@ def test_find_leaks_says_an_before_a_vowel_sound(name: str, article: str) -> Non
 
     [leak] = jaxpurity.find_leaks(keep, holder, jnp.ones(3))
     assert leak.where == f"argument `holder` ({article} `{name}` object), attribute `kept`"
+
+
+@jax.tree_util.register_pytree_node_class
+class _Schedule:
+    """A pytree whose flatten keeps a function in its static data, as a static field does."""
+
+    def __init__(self, params: Any, schedule: Any) -> None:
+        self.params, self.schedule = params, schedule
+
+    def tree_flatten(self) -> tuple[tuple[Any], Any]:
+        return (self.params,), self.schedule
+
+    @classmethod
+    def tree_unflatten(cls, schedule: Any, children: Any) -> _Schedule:
+        return cls(children[0], schedule)
+
+
+def _make_state(lr: jax.Array) -> _Schedule:
+    return _Schedule(jnp.zeros(2), lambda step: lr * 0.5**step)  # closes over a traced lr
+
+
+def test_a_tracer_in_the_static_data_of_the_result_is_a_leak_of_the_result() -> None:
+    state = jax.jit(_make_state)(jnp.float32(0.1))
+    with pytest.raises(jax.errors.UnexpectedTracerError):
+        state.schedule(1)  # plain JAX: the schedule's lr is a leaked tracer
+
+    [leak] = jaxpurity.find_leaks(_make_state, jnp.float32(0.1))
+    assert leak.root == "result" and "static data of the value it returns" in leak.where
+    [found] = jaxpurity.check_pure(_make_state, jnp.float32(0.1)).problems
+    assert found.kind == "leaked-tracer" and "static_objects" in found.page
+    assert jaxpurity.find_leaks(lambda lr: _Schedule(lr * 2, "constant"), jnp.float32(0.1)) == []

@@ -1046,3 +1046,41 @@ def test_debug_print_in_a_loop_and_a_callback_outside_one_give_no_warning(where:
 
     report = jaxpurity.check_pure(fn, 1.0)
     assert report.ok and not report.warnings, str(report)
+
+
+def test_a_donated_argument_is_a_warning_and_the_callers_array_stays_alive() -> None:
+    def sgd(params: jax.Array, grads: jax.Array) -> jax.Array:
+        return params - 0.1 * grads
+
+    step = jax.jit(sgd, donate_argnums=0)
+    given = jnp.ones(3)
+    jax.block_until_ready(step(given, jnp.ones(3)))
+    assert given.is_deleted()  # plain JAX: the call deleted the caller's array
+
+    params = jnp.ones(3)
+    report = jaxpurity.check_pure(step, params, jnp.ones(3))
+    assert report.ok, str(report)
+    [warning] = report.warnings
+    assert warning.kind == "argument-mutation" and "donates argument `params`" in warning.message
+    assert not params.is_deleted()
+    assert not jaxpurity.check_pure(jax.jit(sgd), params, jnp.ones(3)).warnings
+
+
+class _Multiplier:
+    def __init__(self, mul: float) -> None:
+        self.mul = mul
+
+    def calc(self, x: jax.Array) -> jax.Array:
+        return x * self.mul
+
+
+def test_an_attribute_read_through_a_bound_methods_instance_warns_of_a_stale_result() -> None:
+    c = _Multiplier(2.0)
+    jitted = jax.jit(c.calc)
+    first = jitted(jnp.ones(2)).tolist()
+    c.mul = 3.0
+    assert jitted(jnp.ones(2)).tolist() == first  # plain JAX: the first trace's 2.0 stays
+
+    report = jaxpurity.check_pure(_Multiplier(2.0).calc, jnp.ones(2))
+    [warning] = report.warnings
+    assert warning.kind == "stale-result" and "`self.mul` (2.0)" in warning.message, str(report)

@@ -16,7 +16,7 @@ from jaxpurity._jax_compat import transformation_of
 from jaxpurity._leaftypes import describe_leaf
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
-from jaxpurity.checks._locate import Locator, Place
+from jaxpurity.checks._locate import RETURNED, UNKNOWN, Locator, Place
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._source import store_line
 from jaxpurity.checks._tracing import RaisedWhileTraced, SplitCall, forgetting_traces, trace_once
@@ -40,7 +40,8 @@ class Leak:
       line: The source line that stored it, as ``"file.py:12: saved.append(x)"``,
         or None when it cannot be found.
       root: Where ``where`` starts: ``"global"``, ``"closure"``,
-        ``"argument"`` or ``"unknown"``.
+        ``"argument"``, ``"result"`` (the static data of the returned value) or
+        ``"unknown"``.
       transformation: What traced the code that made the tracer, named after
         its API: ``"jit"``, ``"scan"``, ``"while_loop"``, ``"fori_loop"``,
         ``"cond"``, ``"grad"``, ``"vmap"``, ... (a leak out of a loop body
@@ -71,11 +72,14 @@ def trace_finding_leaks(
       The ``jax.stages.Traced`` of the traced call, the split call (to run
       it), and the leaks.
     """
-    traced, escaped, split = trace_once(body or call.body, call.split())
+    found = trace_once(body or call.body, call.split())
     locator = Locator(call)
-    leaks = [_leak(call.name, tracer, place, locator) for tracer, place in locator.locate(escaped)]
-    del escaped
-    return traced, split, leaks
+    placed = locator.locate(found.escaped)
+    if found.returned:  # it keeps its whole trace alive: the unnamed tracers are those
+        placed = [(t, p) for t, p in placed if p is not UNKNOWN] + [(found.returned[0], RETURNED)]
+    leaks = [_leak(call.name, tracer, place, locator) for tracer, place in placed]
+    del placed
+    return found.traced, found.call, leaks
 
 
 def _leak(function: str, tracer: Any, place: Place, locator: Locator) -> Leak:

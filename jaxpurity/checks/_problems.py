@@ -191,6 +191,15 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
     ProblemTemplate("leak-from-grad-vmap", "leaked-tracer", "leak_from_grad_vmap", _LEAK),
     ProblemTemplate("leak-across-devices", "leaked-tracer", "side_effects_across_devices", _LEAK),
     ProblemTemplate("leak-into-argument", "leaked-tracer", "leak_through_self", _LEAK),
+    ProblemTemplate(
+        "leak-into-result",
+        "leaked-tracer",
+        "static_objects",
+        "{leak}\nA tracer is only valid inside its trace; using it later raises "
+        "UnexpectedTracerError. Keep arrays in the pytree's children (fields that are pytree "
+        "nodes), and build static data with NumPy or Python values, or under "
+        "jax.ensure_compile_time_eval().",
+    ),
     ProblemTemplate("leak-into-global", "leaked-tracer", "global_counter", _LEAK),
     # State the function reaches, changed while it is traced (checks._watch).
     ProblemTemplate("global-assignment", "global-assignment", "global_counter", _REBOUND),
@@ -272,6 +281,16 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
         "grad, JAX runs a checkpointed function's forward pass again in the backward pass, so "
         "the callback runs twice per call (jax-ml/jax#8907). Use it to look at values, not to "
         "count calls or change Python state; return what you need instead.",
+        "warning",
+    ),
+    ProblemTemplate(
+        "donated-argument",
+        "argument-mutation",
+        "buffer_donation",
+        "`{name}` donates argument `{argument}` (donate_argnums): each call deletes the array "
+        "you pass, which the function run eagerly never does, and reading it afterwards "
+        "raises 'Array has been deleted'. Use the returned value in its place (params = "
+        "step(params, ...)). The check ran on copies, so your array is alive.",
         "warning",
     ),
     # Python values read while traced (checks._trace_reads): jit bakes them in.
@@ -363,6 +382,8 @@ def leak_template(leak: Leak) -> str:
     an argument (``self``), or else a global."""
     if LRU_CACHE in leak.where or _NAMED_CACHE.search(leak.where):
         return "leak-into-cache"
+    if leak.root == "result":
+        return "leak-into-result"
     if leak.transformation in LOOPS:
         return "leak-from-loop"
     if leak.transformation in GRAD_VMAP:

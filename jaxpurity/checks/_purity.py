@@ -105,7 +105,8 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     attribute read off a static argument, which jit keeps as a cache key
     (``"stale-result"``); a ``jax.debug.callback`` in a loop body, which
     under ``grad`` JAX may move out of the loop, or in a ``jax.checkpoint``,
-    which ``grad`` runs twice (``"dropped-callback"``).
+    which ``grad`` runs twice (``"dropped-callback"``); an argument that a jit
+    wrapper ``fn`` donates, which each call deletes (``"argument-mutation"``).
 
     Only the state ``fn`` reaches in one step is watched: the globals its
     code names, its closure variables and what they hold, and the attributes
@@ -240,6 +241,7 @@ def _check(call: BoundCall) -> PurityReport:
     warnings = [p for p in found_reads if p.severity != "error"]
     warnings += [problem("loop-callback", name=name, callback=c) for c in loop_callbacks]
     warnings += [problem("remat-callback", name=name, callback=c) for c in remat_callbacks]
+    warnings += [problem("donated-argument", name=name, argument=a) for a in sorted(call.donated)]
     cause = STATE_CAUSE if state_changed or leaks else ""
     if not agree(eager, fresh):
         problems.append(
