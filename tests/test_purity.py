@@ -1084,3 +1084,51 @@ def test_an_attribute_read_through_a_bound_methods_instance_warns_of_a_stale_res
     report = jaxpurity.check_pure(_Multiplier(2.0).calc, jnp.ones(2))
     [warning] = report.warnings
     assert warning.kind == "stale-result" and "`self.mul` (2.0)" in warning.message, str(report)
+
+
+def appends_inside_a_checkpoint(x: jax.Array) -> jax.Array:
+    seen: list[Any] = []
+
+    @jax.checkpoint
+    def layer(y: jax.Array) -> jax.Array:
+        seen.append(y)  # a local list: nothing outside the call can reach it
+        return jnp.sin(y)
+
+    return layer(x) * len(seen)
+
+
+def test_a_leak_only_jax_leak_checker_sees_is_reported() -> None:
+    with pytest.raises(Exception, match="Leaked") as leaked:  # noqa: PT011 - JAX's plain one
+        with jax.checking_leaks():
+            appends_inside_a_checkpoint(1.0)  # plain JAX: the checkpoint's trace leaked
+    assert type(leaked.value) is Exception
+    assert jaxpurity.find_leaks(appends_inside_a_checkpoint, 1.0) == []  # none it can name
+
+    report = jaxpurity.check_pure(appends_inside_a_checkpoint, 1.0)
+    [found] = report.problems
+    assert found.kind == "leaked-tracer" and "JAX's own leak checker" in found.message
+    if not jax.__version__.startswith("0.4."):  # 0.4.35's message does not name the function
+        assert "tracing the function layer" in found.message
+
+
+@dataclass(frozen=True)
+class _Lens:
+    radius: Any
+
+    @functools.cached_property
+    def area(self) -> Any:
+        return jnp.pi * self.radius**2
+
+
+jax.tree_util.register_pytree_node(_Lens, lambda m: ((m.radius,), None), lambda _, c: _Lens(*c))
+
+
+def test_a_cached_property_filled_in_eagerly_is_no_lost_mutation() -> None:
+    def loss(lens: _Lens) -> jax.Array:
+        return 2.0 * lens.area
+
+    lens = _Lens(jnp.float32(1.0))
+    assert float(jax.jit(loss)(lens)) == float(loss(_Lens(jnp.float32(1.0))))  # equinox#539
+    assert "area" not in vars(lens)  # under jit the cache lands on a rebuilt copy
+    report = jaxpurity.check_pure(loss, lens)
+    assert report.ok, str(report)

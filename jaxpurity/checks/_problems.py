@@ -29,6 +29,7 @@ __all__ = [
     "Severity",
     "TEMPLATES",
     "OR_CLEAR_CACHE",
+    "jax_leak_problem",
     "leak_template",
     "problem",
     "trace_error",
@@ -191,6 +192,16 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
     ProblemTemplate("leak-from-grad-vmap", "leaked-tracer", "leak_from_grad_vmap", _LEAK),
     ProblemTemplate("leak-across-devices", "leaked-tracer", "side_effects_across_devices", _LEAK),
     ProblemTemplate("leak-into-argument", "leaked-tracer", "leak_through_self", _LEAK),
+    ProblemTemplate(
+        "leak-seen-by-jax",
+        "leaked-tracer",
+        "global_counter",
+        "`{name}` leaks a tracer that JAX's own leak checker (jax.checking_leaks()) sees when "
+        "it runs eagerly: {said} Something still holds a tracer when its trace ends (a list "
+        "local to the function that a jax.checkpoint or inner jit function appends to, say); "
+        "using it later raises UnexpectedTracerError. Return the value from the inner "
+        "function instead of storing it.",
+    ),
     ProblemTemplate(
         "leak-into-result",
         "leaked-tracer",
@@ -360,6 +371,15 @@ def trace_error(name: str, error: BaseException) -> Problem:
     found = PROBLEMS["trace-error"]
     message = found.message.format(name=name, error=type(error).__name__, said=said, fix=fix)
     return Problem(found.kind, message, page(explanation.topic or "debugging_workflow"))
+
+
+def jax_leak_problem(name: str, error: BaseException) -> Problem:
+    """The problem that JAX's leak checker's ``error`` is: its first line and the line that
+    names the function whose trace leaked."""
+    lines = str(error).strip().splitlines()
+    where = [ln.split(". ")[0] for ln in lines if ln.startswith("The error occurred while tracing")]
+    said = " ".join(line.strip().rstrip(".:") + "." for line in lines[:1] + where[:1])
+    return problem("leak-seen-by-jax", name=name, said=said)
 
 
 def problem(template: str, /, **fields: object) -> Problem:

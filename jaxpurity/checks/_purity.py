@@ -14,8 +14,10 @@ from jaxpurity._capture import printed, this_thread_output
 from jaxpurity._jax_compat import (
     has_compiled,
     is_jit_wrapper,
+    is_leak_error,
     jit_cache_misses,
     leak_checker_off,
+    leak_checker_on,
 )
 from jaxpurity._jax_names import PRINTED_TRACER
 from jaxpurity._naming import short_repr
@@ -28,6 +30,7 @@ from jaxpurity.checks._problems import (
     STATE_CAUSE,
     Problem,
     PurityReport,
+    jax_leak_problem,
     leak_template,
     problem,
     trace_error,
@@ -71,7 +74,10 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     page that explains it:
 
     * ``"leaked-tracer"``: a tracer stored where it outlives the trace
-      (:func:`find_leaks`), with the page for where it came from.
+      (:func:`find_leaks`), with the page for where it came from; or, where
+      that finds none, a leak that JAX's own checker sees in the eager run
+      (``jax.checking_leaks()``: a list local to ``fn`` that a
+      ``jax.checkpoint`` function appends to, say).
     * ``"global-assignment"``, ``"closure-assignment"``: a global or closure
       variable rebound while tracing.
     * ``"container-mutation"``, ``"argument-mutation"``: a list, dict, set
@@ -193,7 +199,12 @@ def _check(call: BoundCall) -> PurityReport:
                 first = _run_after_reset(restored, lambda: program(*split.args, **split.kwargs))
             inputs.restore()
             stage[0] = "run"
-            eager = _run_after_reset(restored, lambda: counted(*call.args, **call.kwargs))
+            with leak_checker_on():  # what jax.checking_leaks() sees, as a careful user runs it
+                eager = _run_after_reset(restored, lambda: counted(*call.args, **call.kwargs))
+            jax_leak = eager.error if eager.error and is_leak_error(eager.error) else None
+            if jax_leak is not None:  # a finding of its own: the run's outcome is without it
+                inputs.restore()
+                eager = _run_after_reset(restored, lambda: counted(*call.args, **call.kwargs))
             eager_effects = inputs.changes()
             inputs.restore()
             stage[0] = "trace"
@@ -208,6 +219,8 @@ def _check(call: BoundCall) -> PurityReport:
             r.reset()
 
     problems = [problem(leak_template(leak), leak=leak) for leak in leaks]
+    if jax_leak is not None and not leaks:
+        problems.append(jax_leak_problem(name, jax_leak))
     state_changed = False
     for w, change in changes:
         if change is not None:
@@ -222,8 +235,9 @@ def _check(call: BoundCall) -> PurityReport:
         problems.append(problem("printed-tracer", name=name, printed=printed_text))
     problems += [problem("frozen-randomness", name=name, generator=r.label) for r in moved]
     changed_by_jit = {(c.root, c.path) for c in jit_effects}
+    property_caches = _cached_properties(call)
     for c in eager_effects:
-        if (c.root, c.path) not in changed_by_jit:
+        if (c.root, c.path) not in changed_by_jit and c.path not in property_caches:
             lost = "lost-attribute-mutation" if "." in c.path else "lost-mutation"
             fields = {"root": c.root, "path": c.path, "before": c.before, "after": c.after}
             problems.append(problem(lost, name=name, **fields))
@@ -254,6 +268,18 @@ def _check(call: BoundCall) -> PurityReport:
     return PurityReport(
         name, problems, traces=counts["trace"], runs=counts["run"], warnings=warnings
     )
+
+
+def _cached_properties(call: BoundCall) -> set[str]:
+    """The ``argument.attribute`` paths that are a :func:`functools.cached_property` of the
+    argument's class: the eager run caches one in place, which changes no result
+    (equinox#539), so that it is lost under jit is no problem."""
+    return {
+        f"{name}.{attr}"
+        for name, value in call.named
+        for attr, member in vars(type(value)).items()
+        if isinstance(member, functools.cached_property)
+    }
 
 
 def _compiled(traced: Any, split: SplitCall, fn: Callable[..., Any]) -> tuple[Any, SplitCall]:
