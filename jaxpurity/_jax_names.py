@@ -16,6 +16,7 @@ __all__ = [
     "PRINTED_TRACER",
     "REMAT_PRIMITIVES",
     "SHARD_MAP",
+    "STATIC_ARGUMENT_HOLDERS",
     "TRACED_FOR_API",
     "TRACER_TRANSFORMATIONS",
     "trace_names",
@@ -68,6 +69,10 @@ REMAT_PRIMITIVES = frozenset({"remat2", "checkpoint", "remat"})
 LOOPS = frozenset({"scan", "while_loop", "fori_loop"})
 #: The transformations of differentiation and batching.
 GRAD_VMAP = frozenset({"grad", "jvp/grad", "vmap"})
+#: The class JAX wraps an unhashable argument of a static position in (``nondiff_argnums``
+#: of ``custom_jvp``/``custom_vjp``), ``jax._src.util.Unhashable`` on 0.4.35 and 0.12.0.1: a
+#: tracer held by one is an array passed in such a position.
+STATIC_ARGUMENT_HOLDERS = frozenset({"Unhashable"})
 #: The transformations that run one function on every device.
 SHARD_MAP = frozenset({"shard_map", "pmap"})
 

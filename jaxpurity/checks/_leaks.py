@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ParamSpec
 
 from jaxpurity._jax_compat import transformation_of
+from jaxpurity._jax_names import STATIC_ARGUMENT_HOLDERS
 from jaxpurity._leaftypes import describe_leaf
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
@@ -82,14 +83,24 @@ def trace_finding_leaks(
     return found.traced, found.call, leaks
 
 
+#: Where a tracer is stored that JAX holds as an argument of a static position.
+NONDIFF_ARGUMENT = (
+    "an array passed in nondiff_argnums (of a custom_jvp or custom_vjp function), which JAX "
+    "keeps as static data of the function, not as a traced input: pass arrays as ordinary "
+    "arguments and ignore their tangents"
+)
+
+
 def _leak(function: str, tracer: Any, place: Place, locator: Locator) -> Leak:
     origin = transformation_of(tracer)
     try:
         kind = describe_leaf(tracer)
     except TypeError:
         kind = type(tracer).__name__
+    # The path names each object it passes through by its class: "(an `Unhashable` object)"
+    held = any(f"`{holder}` object" in place.where for holder in STATIC_ARGUMENT_HOLDERS)
     return Leak(
-        where=place.where,
+        where=NONDIFF_ARGUMENT if held else place.where,
         function=function,
         tracer=f"{kind} tracer (from {origin})",
         line=store_line(locator.codes, locator.methods, place.names),
