@@ -22,6 +22,7 @@ pasted error message, in Python or on the command line.
 # that bumps a global counter and scales its input by it. It raises nothing
 # and returns wrong numbers, so there is no error to search for.
 
+import re
 import subprocess
 import sys
 import traceback
@@ -273,23 +274,25 @@ print("centered:", centered.tolist(), "| stats:", {k: float(v) for k, v in stats
 assert centered.tolist() == [-1.0, 0.0, 1.0] and float(stats["mean"]) == 1.0, stats
 
 # %%
-# TracerBoolConversionError: check_pure raises what jit raises
-# ------------------------------------------------------------
+# TracerBoolConversionError: check_pure reports what jit raises
+# -------------------------------------------------------------
 #
 # A Python ``if`` on a traced value is not an impurity: JAX cannot trace it
 # at all, and raises :class:`jax.errors.TracerBoolConversionError`.
 # :func:`jaxpurity.check_pure` cannot check a function that does not trace,
-# so it lets that error through, as :func:`jax.jit` would raise it: the
-# message names your function and the argument the value came from, not
-# jaxpurity's code.
+# so it reports that error as a ``trace-error``, in JAX's words: they name
+# your function and the argument the value came from. The page it links is
+# the one :func:`jaxpurity.explain` gives the error.
 
 
 def relu(x):
     return x if x > 0 else 0.0 * x
 
 
-with jaxpurity.raises(jax.errors.TracerBoolConversionError, match=r"(?s)relu.*argument x"):
-    jaxpurity.check_pure(relu, xs[1])
+relu_error = jaxpurity.check_pure(relu, xs[1])
+print(relu_error)
+assert [p.kind for p in relu_error.problems] == ["trace-error"], relu_error
+assert re.search(r"(?s)TracerBoolConversionError.*relu.*argument x", str(relu_error)), relu_error
 
 # %%
 # Fix the error first; :doc:`../control_flow/python_control_flow` shows
