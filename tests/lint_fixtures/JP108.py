@@ -1,4 +1,4 @@
-"""JP108 argument-mutation: the code it must flag, and the look-alikes it must leave alone."""
+"""JP108 lost-mutation: the code it must flag, and the look-alikes it must leave alone."""
 
 # %% finds: JP108 a list argument written under vmap, and an input dict under jit
 import functools

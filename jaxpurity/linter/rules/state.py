@@ -106,7 +106,7 @@ FAMILY = Family(
     ),
     Rule(
         "JP108",
-        "argument-mutation",
+        "lost-mutation",
         "An argument's container changed in place by a function a transformation traces",
         "`{name}`, an argument, is changed in place in a function JAX transforms ({how}): the "
         "transformation passes it a rebuilt copy, so the caller's `{name}` stays as it was; "
