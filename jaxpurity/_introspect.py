@@ -9,11 +9,13 @@ the layers from it.
 
 from __future__ import annotations
 
+import collections
+import dis
 import functools
 import inspect
 import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from jaxpurity._jax_compat import is_jit_wrapper
@@ -22,18 +24,22 @@ __all__ = [
     "EMPTY_CELL",
     "MISSING",
     "arguments",
+    "attributes_set",
     "cell_value",
     "code_names",
     "is_user_code",
     "is_user_object",
     "named_arguments",
     "qualname",
+    "reachable_code",
     "scope_functions",
     "strip_jit",
     "unwrap",
     "wrappers",
 ]
 
+#: The top-level packages whose code and state are not the user's.
+_LIBRARIES = frozenset({"jax", "jaxlib", "numpy", "jaxpurity", *sys.stdlib_module_names})
 _MAX_LAYERS = 100  # a wrapper chain longer than this is a cycle (``__wrapped__`` to itself)
 
 
@@ -261,12 +267,30 @@ def code_names(code: types.CodeType) -> set[str]:
     return names
 
 
+def attributes_set(code: types.CodeType) -> set[str]:
+    """The attribute names that ``code`` and the functions defined in it set or delete.
+
+    Example:
+      >>> def f(config, x):
+      ...     config.last = x
+      >>> sorted(attributes_set(f.__code__))
+      ['last']
+    """
+    names = {
+        i.argval
+        for i in dis.get_instructions(code)
+        if i.opname in ("STORE_ATTR", "DELETE_ATTR") and isinstance(i.argval, str)
+    }
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= attributes_set(const)
+    return names
+
+
 def is_user_code(obj: Any) -> bool:
     """Whether a function or class is the user's code rather than JAX's, NumPy's or Python's."""
     top = (getattr(obj, "__module__", None) or "").partition(".")[0]
-    return top not in {"jax", "jaxlib", "numpy", "jaxpurity"} and (
-        top not in sys.stdlib_module_names
-    )
+    return top not in _LIBRARIES
 
 
 def is_user_object(value: Any) -> bool:
@@ -301,3 +325,96 @@ def scope_functions(fn: Callable[..., Any]) -> list[types.FunctionType]:
         if isinstance(inner, types.FunctionType) and is_user_code(inner) and inner not in found:
             found.append(inner)
     return found
+
+
+_MAX_FUNCTIONS = 300  # user functions followed from one call, so that a huge program stays quick
+
+
+def _user_module(value: Any) -> bool:
+    top = str(getattr(value, "__name__", "")).partition(".")[0]
+    return isinstance(value, types.ModuleType) and top not in _LIBRARIES
+
+
+def _held(value: Any) -> list[Any]:
+    """What the walk goes on to from a value: the layers of a callable, and what each binds
+    (a partial's arguments, a bound method's ``self``), a user object's class, a class's
+    methods, the items of a list, tuple or dict."""
+    found: list[Any] = []
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return list(value)[:_MAX_FUNCTIONS]
+    if isinstance(value, dict):
+        return list(value.values())[:_MAX_FUNCTIONS]
+    if isinstance(value, type):
+        if not is_user_code(value):
+            return []
+        for attr in vars(value).values():
+            found.append(getattr(attr, "__func__", attr))  # staticmethod, classmethod
+            if isinstance(attr, property):
+                found += [attr.fget, attr.fset, attr.fdel]
+        return found
+    if is_user_object(value):
+        found.append(type(value))
+    if callable(value):
+        for layer in wrappers(value):
+            found.append(layer)
+            if isinstance(layer, functools.partial):
+                found += [*layer.args, *layer.keywords.values()]
+            elif isinstance(layer, types.MethodType):
+                found.append(layer.__self__)
+    return found
+
+
+def reachable_code(
+    fn: Callable[..., Any], values: Iterable[Any] = ()
+) -> tuple[list[types.FunctionType], list[types.ModuleType]]:
+    """The user functions that calling ``fn`` can run, and the user modules they name.
+
+    From ``fn``'s own function and the functions among ``values`` (its
+    arguments), the walk follows, again and again: a function's closure, the
+    globals and defaults it names, and the code defined in it; a partial's
+    function and arguments; a bound method's function and ``self``; a user
+    object's class, and a user class's methods; the items of lists, tuples and
+    dicts held there; the attributes a function names on a user module. Library
+    code (JAX, NumPy, the standard library) is not followed: its state is not the
+    user's. What it finds is what a check must put back: every global, closure
+    variable and module attribute that code can rebind.
+
+    Example:
+      >>> import jax
+      >>> def helper(x):
+      ...     return x + 1
+      >>> helper.__module__ = "my_project.layers"  # as if defined there (not in jaxpurity)
+      >>> def step(xs):
+      ...     return jax.lax.scan(lambda c, x: (helper(c), x), 0.0, xs)
+      >>> [f.__name__ for f in reachable_code(step)[0]]
+      ['step', 'helper']
+    """
+    root = unwrap(fn)
+    functions: list[types.FunctionType] = [root] if isinstance(root, types.FunctionType) else []
+    modules: list[types.ModuleType] = []
+    seen: set[int] = {id(f) for f in functions}
+    queue = collections.deque([fn, *values, *functions])
+    while queue and len(functions) < _MAX_FUNCTIONS:
+        value = queue.popleft()
+        if isinstance(value, types.FunctionType):
+            if not functions or value is not functions[0]:
+                if id(value) in seen or not is_user_code(value):
+                    continue
+                seen.add(id(value))
+                functions.append(value)
+            names = code_names(value.__code__)
+            queue.extend(cell_value(c) for c in value.__closure__ or ())
+            queue.extend(value.__globals__.get(n) for n in names)
+            queue.extend([*(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values()])
+            for module in modules:
+                queue.extend(vars(module).get(n) for n in names)
+        elif _user_module(value):
+            if id(value) not in seen:
+                seen.add(id(value))
+                modules.append(value)
+                for f in list(functions):
+                    queue.extend(vars(value).get(n) for n in code_names(f.__code__))
+        elif value is not None and id(value) not in seen:
+            seen.add(id(value))
+            queue.extend(_held(value))
+    return functions, modules

@@ -39,29 +39,32 @@ from jax._src import util as _util  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 from jaxpurity._jax_names import TRACED_FOR_API, TRACER_TRANSFORMATIONS
 
 __all__ = [
-    "LOOP_PRIMITIVES",
-    "PURE_CALLBACKS",
     "Ref",
     "Tracer",
-    "config_values",
-    "debug_callbacks_in_loops",
     "cached_by_caller",
     "can_drop_traces",
+    "config_values",
     "eager_programs",
     "forget_eager_programs",
     "forget_traces",
     "fresh_trace_context",
     "has_compiled",
+    "has_cpu_device",
     "hide_from_source_info",
     "is_jit_wrapper",
+    "is_leak_error",
+    "jaxprs_in",
     "jit_cache_misses",
+    "jit_donated_argument_names",
     "jit_static_argument_names",
     "leak_checker_off",
+    "leak_checker_on",
     "restore_config",
     "trace_in_progress",
-    "unused_callbacks",
     "traced_for",
+    "static_data",
     "transformation_of",
+    "user_callback_name",
 ]
 
 # ----------------------------------------------------------------- tracers and traces
@@ -127,6 +130,47 @@ def leak_checker_off() -> Iterator[None]:
     """
     with _config.check_tracer_leaks(False):
         yield
+
+
+@contextlib.contextmanager
+def leak_checker_on() -> Iterator[None]:
+    """Within the block, JAX's leak checker is on, as in ``jax.checking_leaks()``.
+
+    Private: as :func:`leak_checker_off`. Public: ``jax.checking_leaks()``, the
+    same switch; this one pairs with :func:`leak_checker_off` in one place.
+    """
+    with _config.check_tracer_leaks(True):
+        yield
+
+
+def is_leak_error(error: BaseException) -> bool:
+    """Whether ``error`` is what JAX's leak checker raises at the end of a trace.
+
+    JAX raises a plain ``Exception`` whose message starts ``Leaked trace``
+    (0.4.35: ``Leaked trace MainTrace(2,DynamicJaxprTrace)``; 0.12.0.1:
+    ``Leaked trace DynamicJaxprTrace``) or, on older versions, ``Leaked level``
+    or ``Leaked sublevel``. Checked on 0.4.35, 0.12.0.1. No public error class.
+    """
+    return type(error) is Exception and str(error).startswith(LEAK_ERROR_STARTS)
+
+
+#: How the messages of JAX's leak checker begin (see :func:`is_leak_error`).
+LEAK_ERROR_STARTS = ("Leaked trace", "Leaked level", "Leaked sublevel")
+
+
+def has_cpu_device() -> bool:
+    """Whether JAX has a CPU device here: its callbacks need one, whatever the accelerator.
+
+    ``jax.debug.callback``, ``jax.debug.print`` and ``jax.pure_callback`` put
+    their arguments on a CPU device before calling Python, under jit as well as
+    eagerly (``jax/_src/debugging.py``, ``callback.py``: checked on 0.4.35,
+    0.12.0.1). ``JAX_PLATFORMS=cuda`` leaves none, and each callback raises a
+    RuntimeError. Public: ``jax.local_devices(backend="cpu")``.
+    """
+    try:
+        return bool(jax.local_devices(backend="cpu"))
+    except RuntimeError:
+        return False
 
 
 @contextlib.contextmanager
@@ -352,7 +396,7 @@ def forget_eager_programs(before: frozenset[int] | int) -> bool:
 def _programs_in(key: Any) -> list[Any]:
     """The jaxprs (a loop's body, a cond's branches) in a key of JAX's eager primitive cache."""
     params = key[-1] if isinstance(key, tuple) and key and isinstance(key[-1], dict) else {}
-    return [program for value in params.values() for program in _jaxprs_in(value)]
+    return [program for value in params.values() for program in jaxprs_in(value)]
 
 
 def config_values() -> dict[str, Any]:
@@ -437,44 +481,68 @@ def has_compiled(fn: Any) -> bool:
     return _cache_size(fn) > 0
 
 
-def _closure_value(fn: Any, name: str) -> Any:
-    """What the function ``fn`` closes over as ``name``; None where it does not."""
-    code = getattr(fn, "__code__", None)
-    if code is None or name not in code.co_freevars:
+def _jit_info(fn: Any) -> Any:
+    """What :func:`jax.jit` was told about a wrapper (its ``PjitInfo``); None where unknown.
+
+    Private: ``fn._jit_info`` on JAX 0.6.2 and newer; on 0.4.35, the cell
+    ``jit_info`` of the closure of the wrapper's ``eval_shape`` (looked through
+    its ``functools.wraps``). Checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1.
+    """
+    info = getattr(fn, "_jit_info", None)
+    if info is not None:
+        return info
+    shape = inspect.unwrap(getattr(fn, "eval_shape", None) or (lambda: None))
+    code = getattr(shape, "__code__", None)
+    if code is None or "jit_info" not in code.co_freevars:
         return None
-    return fn.__closure__[code.co_freevars.index(name)].cell_contents
+    return shape.__closure__[code.co_freevars.index("jit_info")].cell_contents
+
+
+def _argument_names(fn: Any, numbers: str, names: str) -> frozenset[str] | None:
+    """The parameters that a wrapper's ``<numbers>`` and ``<names>`` (of its PjitInfo) name."""
+    info = _jit_info(fn)
+    signature = getattr(info, "fun_signature", None)
+    if info is None or signature is None:
+        return None
+    params = list(signature.parameters)
+    positions = getattr(info, numbers, ())
+    by_position = {params[i] for i in positions if -len(params) <= i < len(params)}
+    return frozenset(by_position | set(getattr(info, names, ())))
 
 
 def jit_static_argument_names(fn: Any) -> frozenset[str] | None:
     """The parameters a :func:`jax.jit` wrapper takes as static, by name; None where unknown.
 
-    Private: the wrapper's ``PjitInfo`` (its ``fun_signature``, ``static_argnums``
-    and ``static_argnames``): ``fn._jit_info`` on JAX 0.6.2 and newer, and on
-    older ones the ``jit_info`` that the wrapper's cache-miss function closes
-    over. Checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1. No public API says which
-    arguments a wrapper treats as static.
+    Private: the wrapper's ``PjitInfo`` (:func:`_jit_info`): its
+    ``fun_signature``, ``static_argnums`` and ``static_argnames``. Checked on
+    0.4.35, 0.6.2, 0.10.2, 0.12.0.1. No public API says which arguments a
+    wrapper treats as static.
     """
-    info = getattr(fn, "_jit_info", None)
-    if info is None:
-        info = _closure_value(inspect.unwrap(getattr(fn, "_cache_miss", None)), "jit_info")
-    signature = getattr(info, "fun_signature", None)
-    if info is None or signature is None:
-        return None
-    params = list(signature.parameters)
-    by_position = {params[i] for i in info.static_argnums if -len(params) <= i < len(params)}
-    return frozenset(by_position | set(info.static_argnames))
+    return _argument_names(fn, "static_argnums", "static_argnames")
+
+
+def jit_donated_argument_names(fn: Any) -> frozenset[str] | None:
+    """The parameters a :func:`jax.jit` wrapper donates (``donate_argnums``), by name.
+
+    Private: as :func:`jit_static_argument_names`, its ``donate_argnums`` and
+    ``donate_argnames``. Checked on 0.4.35, 0.12.0.1. Public, but only by
+    tracing the function: ``jax.jit(f).trace(...).args_info``.
+    """
+    return _argument_names(fn, "donate_argnums", "donate_argnames")
 
 
 # ----------------------------------------------------------------- traced programs
 
-#: Callbacks that jit treats as pure functions, so that it may remove an unused one.
-PURE_CALLBACKS = frozenset({"pure_callback"})
 
+def jaxprs_in(value: Any) -> list[Any]:
+    """The jaxprs in an equation's parameter (a scan or while body, cond branches).
 
-def _jaxprs_in(value: Any) -> list[Any]:
-    """The jaxprs in an equation's parameter (a scan or while body, cond branches)."""
+    Reads ``eqns``, ``outvars`` and a ClosedJaxpr's ``jaxpr``: documented
+    ("Understanding jaxprs") but not a stable API. Checked on 0.4.35, 0.6.2,
+    0.10.2, 0.12.0.1. :mod:`jaxpurity.checks._program` reads programs with it.
+    """
     if isinstance(value, (tuple, list)):
-        return [j for item in value for j in _jaxprs_in(item)]
+        return [j for item in value for j in jaxprs_in(item)]
     inner = value
     for _ in range(3):  # a ClosedJaxpr holds a Jaxpr
         if hasattr(inner, "eqns") and hasattr(inner, "outvars"):
@@ -483,75 +551,39 @@ def _jaxprs_in(value: Any) -> list[Any]:
     return []
 
 
-#: The primitives of loops, whose body JAX may move code out of (under grad, say).
-LOOP_PRIMITIVES = frozenset({"scan", "while"})
-
-
-def _nested_jaxprs(program: Any) -> Iterator[tuple[Any, bool]]:
-    """``program``'s jaxpr and every jaxpr nested in it, each with whether a loop body holds it.
-
-    Reads a jaxpr's ``eqns``, ``params`` and each equation's ``primitive.name``:
-    documented ("Understanding jaxprs") but not a stable API. Checked on 0.4.35,
-    0.6.2, 0.10.2, 0.12.0.1.
-    """
-    stack = [(j, False) for j in _jaxprs_in(program)]
-    while stack:
-        jaxpr, in_loop = stack.pop()
-        yield jaxpr, in_loop
-        for eqn in jaxpr.eqns:
-            inner = in_loop or eqn.primitive.name in LOOP_PRIMITIVES
-            for param in eqn.params.values():
-                stack.extend((j, inner) for j in _jaxprs_in(param))
-
-
-def unused_callbacks(program: Any) -> dict[str, int]:
-    """How many pure callbacks, by primitive name, have results that nothing uses.
-
-    ``program`` is a jaxpr (or what ``jax.jit(f).trace(...).jaxpr`` gives).
-    Nested jaxprs (loop bodies, branches) are read too. A result is unused
-    when no later equation of its jaxpr reads it and the jaxpr does not
-    return it (read from ``outvars`` and ``invars``, as :func:`_nested_jaxprs`).
-    """
-    found: dict[str, int] = {}
-    for jaxpr, _ in _nested_jaxprs(program):
-        used = {id(v) for v in jaxpr.outvars}
-        for eqn in jaxpr.eqns:
-            used.update(id(v) for v in eqn.invars)
-        for eqn in jaxpr.eqns:
-            name = eqn.primitive.name
-            if name in PURE_CALLBACKS and not any(id(v) in used for v in eqn.outvars):
-                found[name] = found.get(name, 0) + 1
-    return found
-
-
-def _user_callback_name(eqn: Any) -> str | None:
+def user_callback_name(eqn: Any) -> str | None:
     """The name of the function a ``debug_callback`` equation calls; None for JAX's own.
 
     Private: ``jax.debug.callback`` binds a ``_flat_callback`` closure whose cell
     ``callback`` holds the user's function (debug.print's is a partial of a JAX
     function). Checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1.
     """
-    user = _closure_value(eqn.params.get("callback"), "callback")
-    if user is None or _is_jax_code(user):
+    flat = eqn.params.get("callback")
+    code = getattr(flat, "__code__", None)
+    if code is None or "callback" not in code.co_freevars:
+        return None
+    user = flat.__closure__[code.co_freevars.index("callback")].cell_contents
+    if _is_jax_code(user):
         return None
     return getattr(getattr(user, "func", user), "__name__", None)  # a functools.partial's too
 
 
-def debug_callbacks_in_loops(program: Any) -> list[str]:
-    """The names of the user's ``jax.debug.callback`` functions that a loop body calls.
+def static_data(tree: Any) -> list[Any]:
+    """The static data of every node of a pytree (its aux data: what ``jit`` does not trace).
 
-    ``program`` is a jaxpr, read with its nested jaxprs (as :func:`unused_callbacks`
-    does). JAX's own debug callbacks (``jax.debug.print``) do not count.
+    A pytree class whose flatten puts an array (or a function closing over
+    one) in its aux data hands ``jit`` a tracer that it keeps in the output's
+    structure, past the trace. Reads ``PyTreeDef.node_data()`` and
+    ``children()``: public methods, not documented. Checked on 0.4.35, 0.12.0.1.
     """
-    found: list[str] = []
-    for jaxpr, in_loop in _nested_jaxprs(program):
-        if not in_loop:
-            continue
-        for eqn in jaxpr.eqns:
-            if eqn.primitive.name == "debug_callback":
-                name = _user_callback_name(eqn)
-                if name and name not in found:
-                    found.append(name)
+    found: list[Any] = []
+    stack = [jax.tree_util.tree_structure(tree)]
+    while stack:
+        treedef = stack.pop()
+        data = treedef.node_data()  # type: ignore[attr-defined]
+        if data is not None and data[1] is not None:
+            found.append(data[1])
+        stack.extend(treedef.children())  # type: ignore[attr-defined]
     return found
 
 

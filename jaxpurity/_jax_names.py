@@ -12,7 +12,11 @@ from __future__ import annotations
 __all__ = [
     "GRAD_VMAP",
     "LOOPS",
+    "LOOP_PRIMITIVES",
+    "PRINTED_TRACER",
+    "REMAT_PRIMITIVES",
     "SHARD_MAP",
+    "STATIC_ARGUMENT_HOLDERS",
     "TRACED_FOR_API",
     "TRACER_TRANSFORMATIONS",
     "trace_names",
@@ -50,10 +54,25 @@ TRACED_FOR_API: dict[str, str] = {
     "checkpoint / remat": "checkpoint",
 }
 
+#: How a tracer reads when it is formatted into a string (an f-string, ``str(x)``): 0.4.35
+#: writes ``Traced<ShapedArray(float32[2])>with<DynamicJaxprTrace(level=1/0)>``; 0.12.0.1
+#: ``JitTracer(float32[2])``, ``VmapTracer(aval=...)``, ``GradTracer(primal=...)``. A regular
+#: expression.
+PRINTED_TRACER = r"\bTraced<|\b[A-Z][A-Za-z]*Tracer[(<]"
+
+#: The names of the primitives of loops (seen on 0.4.35 and 0.12.0.1; ``fori_loop`` is one
+#: of them) and of ``jax.checkpoint`` (``remat2`` on both).
+LOOP_PRIMITIVES = frozenset({"scan", "while"})
+REMAT_PRIMITIVES = frozenset({"remat2", "checkpoint", "remat"})
+
 #: The transformations whose tracers leak out of a loop body.
 LOOPS = frozenset({"scan", "while_loop", "fori_loop"})
 #: The transformations of differentiation and batching.
 GRAD_VMAP = frozenset({"grad", "jvp/grad", "vmap"})
+#: The class JAX wraps an unhashable argument of a static position in (``nondiff_argnums``
+#: of ``custom_jvp``/``custom_vjp``), ``jax._src.util.Unhashable`` on 0.4.35 and 0.12.0.1: a
+#: tracer held by one is an array passed in such a position.
+STATIC_ARGUMENT_HOLDERS = frozenset({"Unhashable"})
 #: The transformations that run one function on every device.
 SHARD_MAP = frozenset({"shard_map", "pmap"})
 

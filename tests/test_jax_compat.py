@@ -220,30 +220,91 @@ def test_jit_static_argument_names_reads_argnums_and_argnames():
         return x
 
     wrapper = jax.jit(f, static_argnums=1, static_argnames="mode")
-    # On every JAX: 0.4.35 keeps them in the wrapper's cache-miss closure, not in _jit_info.
-    assert compat.jit_static_argument_names(wrapper) == frozenset({"n", "mode"})
+    assert compat.jit_static_argument_names(wrapper) == frozenset({"n", "mode"}), (
+        "_jax_compat.jit_static_argument_names: jit's PjitInfo (_jit_info, or the jit_info "
+        "cell of eval_shape's closure on 0.4.35)"
+    )
+    assert compat.jit_static_argument_names(jax.jit(f)) == frozenset()
     assert compat.jit_static_argument_names(f) is None
+
+
+def test_jit_donated_argument_names_reads_donate_argnums_and_argnames():
+    def step(params, grads, *, state):
+        return params
+
+    wrapper = jax.jit(step, donate_argnums=0, donate_argnames="state")
+    assert compat.jit_donated_argument_names(wrapper) == frozenset({"params", "state"}), (
+        "_jax_compat.jit_donated_argument_names: jit's PjitInfo donate_argnums/argnames"
+    )
+    assert compat.jit_donated_argument_names(jax.jit(step)) == frozenset()
+
+
+def test_leak_checker_on_makes_jax_raise_what_is_leak_error_recognises():
+    seen = []
+
+    def remember(x):
+        seen.append(x)
+        return x
+
+    with compat.leak_checker_on(), pytest.raises(Exception) as leaked:  # noqa: PT011
+        jax.jit(remember)(1.0)
+    assert compat.is_leak_error(leaked.value), (
+        f"_jax_compat.is_leak_error: JAX's leak checker now says {str(leaked.value)[:80]!r}"
+    )
+    assert not jax.config.jax_check_tracer_leaks  # the block's switch only
+    assert not compat.is_leak_error(ValueError("Leaked trace"))
+    assert not compat.is_leak_error(Exception("something else"))
+
+
+def test_has_cpu_device_is_true_where_jax_has_a_cpu_backend(monkeypatch):
+    assert compat.has_cpu_device()
+
+    def no_cpu(backend=None):
+        raise RuntimeError("Backend 'cpu' is not in the list of known backends: ['cuda'].")
+
+    monkeypatch.setattr(jax, "local_devices", no_cpu)  # what JAX_PLATFORMS=cuda gives
+    assert not compat.has_cpu_device()
+
+
+@jax.tree_util.register_pytree_node_class
+class _WithAux:
+    def __init__(self, value, meta):
+        self.value, self.meta = value, meta
+
+    def tree_flatten(self):
+        return (self.value,), self.meta
+
+    @classmethod
+    def tree_unflatten(cls, meta, children):
+        return cls(children[0], meta)
+
+
+def test_static_data_reads_the_aux_data_of_every_node_and_not_the_leaves():
+    x = jnp.ones(2)
+    tree = {"out": _WithAux(x, ("max", 3)), "plain": [x]}
+    data = compat.static_data(tree)
+    assert ("max", 3) in data, "_jax_compat.static_data: PyTreeDef.node_data()/children()"
+    assert ["out", "plain"] in data  # a dict's keys are its static data
+    assert not any(d is x for d in data)
 
 
 def _announce(c):
     return None
 
 
-def test_jaxpr_readers_find_unused_pure_callbacks_and_debug_callbacks_in_loops():
+def test_jaxprs_in_and_user_callback_name_read_a_program():
     def body(c, _):
-        jax.debug.callback(_announce, c)  # the user's: counts
-        jax.debug.print("c = {}", c)  # JAX's own: does not
-        jax.pure_callback(lambda v: v, jax.ShapeDtypeStruct((), jnp.float32), c)  # unused
+        jax.debug.callback(_announce, c)  # the user's: named
+        jax.debug.print("c = {}", c)  # JAX's own: None
         return jnp.sin(c), None
 
-    def run(x):
-        jax.debug.callback(_announce, x)  # outside the loop: does not count
-        return lax.scan(body, x, xs=None, length=3)[0]
-
-    program = jax.jit(run).trace(1.0).jaxpr
-    assert compat.unused_callbacks(program) == {"pure_callback": 1}, "_jax_compat.unused_callbacks"
-    assert compat.debug_callbacks_in_loops(program) == ["_announce"], (
-        "_jax_compat.debug_callbacks_in_loops: the `callback` cell of debug_callback's closure"
+    program = jax.jit(lambda x: lax.scan(body, x, xs=None, length=3)[0]).trace(1.0).jaxpr
+    [scan] = [e for e in program.eqns if e.primitive.name == "scan"]
+    [inner] = [j for value in scan.params.values() for j in compat.jaxprs_in(value)]
+    names = [compat.user_callback_name(e) for e in inner.eqns if "callback" in e.primitive.name]
+    # jax.debug.print: a debug_callback of JAX's own (None), or a primitive of its own
+    assert [n for n in names if n is not None] == ["_announce"], (
+        "_jax_compat.user_callback_name: the `callback` cell of debug_callback's closure"
     )
 
 

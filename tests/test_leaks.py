@@ -479,3 +479,63 @@ def test_find_leaks_says_an_before_a_vowel_sound(name: str, article: str) -> Non
 
     [leak] = jaxpurity.find_leaks(keep, holder, jnp.ones(3))
     assert leak.where == f"argument `holder` ({article} `{name}` object), attribute `kept`"
+
+
+@jax.tree_util.register_pytree_node_class
+class _Schedule:
+    """A pytree whose flatten keeps a function in its static data, as a static field does."""
+
+    def __init__(self, params: Any, schedule: Any) -> None:
+        self.params, self.schedule = params, schedule
+
+    def tree_flatten(self) -> tuple[tuple[Any], Any]:
+        return (self.params,), self.schedule
+
+    @classmethod
+    def tree_unflatten(cls, schedule: Any, children: Any) -> _Schedule:
+        return cls(children[0], schedule)
+
+
+def _make_state(lr: jax.Array) -> _Schedule:
+    return _Schedule(jnp.zeros(2), lambda step: lr * 0.5**step)  # closes over a traced lr
+
+
+def test_a_tracer_in_the_static_data_of_the_result_is_a_leak_of_the_result() -> None:
+    state = jax.jit(_make_state)(jnp.float32(0.1))
+    with pytest.raises(jax.errors.UnexpectedTracerError):
+        state.schedule(1)  # plain JAX: the schedule's lr is a leaked tracer
+
+    [leak] = jaxpurity.find_leaks(_make_state, jnp.float32(0.1))
+    assert leak.root == "result" and "static data of the value it returns" in leak.where
+    [found] = jaxpurity.check_pure(_make_state, jnp.float32(0.1)).problems
+    assert found.kind == "leaked-tracer" and "static_objects" in found.page
+    assert jaxpurity.find_leaks(lambda lr: _Schedule(lr * 2, "constant"), jnp.float32(0.1)) == []
+
+
+def _masked(arr: jax.Array, mask: jax.Array) -> jax.Array:
+    return arr * mask
+
+
+def _masked_jvp(mask: jax.Array, primals: Any, tangents: Any) -> Any:
+    return jax.jvp(lambda arr: arr * mask, primals, tangents)
+
+
+_masked_nondiff = jax.custom_jvp(_masked, nondiff_argnums=(1,))
+_masked_nondiff.defjvp(_masked_jvp)
+
+
+def _scan_with_a_nondiff_mask(x: jax.Array, mask: jax.Array) -> jax.Array:
+    def step(carry: Any, _: Any) -> Any:
+        return (_masked_nondiff(*carry), carry[1]), None
+
+    return jax.lax.scan(step, (x, mask), None, length=2)[0][0].sum()
+
+
+def test_an_array_in_nondiff_argnums_is_named_as_that_argument_not_jax_internals() -> None:
+    x, mask = jnp.ones(4), jnp.array([True, False, True, True])
+    with pytest.raises(jax.errors.UnexpectedTracerError):
+        jax.grad(_scan_with_a_nondiff_mask)(x, mask)  # plain JAX: jax-ml/jax#20889
+
+    [leak] = jaxpurity.find_leaks(_scan_with_a_nondiff_mask, x, mask)
+    assert leak.where.startswith("an array passed in nondiff_argnums"), leak.where
+    assert "WrappedFun" not in leak.where and "Unhashable" not in leak.where

@@ -85,7 +85,7 @@ def test_retrace_error_names_the_argument_and_the_cause(order: str, cause: str) 
     message = str(error.value)
     assert words in message
     assert message.startswith("`f` was traced 2 times, more than max_traces=1.")
-    assert message.rstrip().endswith(f"See {jaxpurity._pages.page('static_arguments')}.")
+    assert message.rstrip().endswith(f"See {jaxpurity._pages.url('static_arguments')}")
     assert isinstance(error.value, RuntimeError)
     assert counter.traces == 1
 
@@ -213,9 +213,8 @@ def test_signatures_say_both_where_jax_does_not_say_which_arguments_are_static(
     call = count_traces(jax.jit(scale_anew))
     call(jnp.ones(2), 2.0)
     [signature] = call.signatures
-    assert (
-        signature["s"]
-        == "Python scalar 2.0 (traced as float32[] (weak: a Python scalar) unless static)"
+    assert signature["s"] == (
+        "Python scalar 2.0 (traced as float32[] (weak: a Python scalar) unless static)"
     )
 
 

@@ -188,13 +188,15 @@ print("backend:", jax.default_backend())
 #
 # :func:`jaxpurity.check_pure` passes: donation is no impurity of the
 # function, which computes the same result from the same inputs. The bug is
-# the caller's, who reads an array after giving it away. (The check works on
-# copies, so it leaves your argument alive.)
+# the caller's, who reads an array after giving it away, so the report warns
+# that ``params`` is donated. (The check works on copies, so it leaves your
+# argument alive.)
 
 params = jnp.zeros(4)
 report = jaxpurity.check_pure(train_step, params, x)
 print(report)
 assert report.ok and not params.is_deleted(), report
+assert [w.kind for w in report.warnings] == ["argument-mutation"], report
 
 # %%
 # Given the error from the top of the page, :func:`jaxpurity.explain` names

@@ -225,9 +225,9 @@ assert all("leaked-tracer" in found for found in kinds.values()), reports
 #
 # The fix is the same for all four: return the value, and let the caller
 # store the concrete result it gets back. Each function becomes pure and
-# passes the check. (A function that JAX cannot trace at all, such as an
-# ``if`` on a traced value, is no impurity: ``check_pure`` raises the error
-# that :func:`jax.jit` would, :doc:`../control_flow/python_control_flow`.)
+# passes the check. (An ``if`` on a traced value is no impurity: JAX cannot
+# trace it, and ``check_pure`` reports jit's error as a ``trace-error``,
+# with its page, :doc:`../control_flow/python_control_flow`.)
 
 
 def sine(x):

@@ -16,14 +16,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from jaxpurity._introspect import (
-    arguments,
     named_arguments,
     qualname,
+    reachable_code,
     scope_functions,
     strip_jit,
     unwrap,
 )
-from jaxpurity._jax_compat import is_jit_wrapper, jit_static_argument_names
+from jaxpurity._jax_compat import (
+    is_jit_wrapper,
+    jit_donated_argument_names,
+    jit_static_argument_names,
+)
 from jaxpurity.checks._snapshot import Binding, bindings
 from jaxpurity.checks._tracing import SplitCall
 
@@ -38,7 +42,7 @@ class BoundCall:
     ``self`` to ``jit`` as its first argument: a registered pytree is then
     flattened and rebuilt like any argument, so what the body does to it
     lands on a copy. The wrapper's ``static_argnums`` and ``static_argnames``
-    are kept (where JAX says them: 0.6.2 and newer).
+    are kept, and its ``donate_argnums`` and ``donate_argnames`` known.
 
     Attributes:
       fn: The function as the user passed it; a jit wrapper answers from its
@@ -50,15 +54,21 @@ class BoundCall:
         first, for a jitted method).
       kwargs: The keyword arguments.
       static: The positions and names of the arguments jit keeps whole.
+      donated: The parameters a jit wrapper ``fn`` donates (``donate_argnums``).
       name: The name messages give the function.
       named: Every argument by name, with what partials, bound methods and
         callable objects bind (:func:`jaxpurity._introspect.named_arguments`).
       defaults: The parameters the call leaves out, with the default each gets.
       innermost: The Python function whose code runs (the last of the wrappers).
-      parameters: ``args`` and ``kwargs`` by the parameters of ``innermost``,
-        where it is a Python function.
-      functions: ``innermost`` and the user functions it reaches in one step.
-      bindings: The globals and closure variables those functions can rebind.
+      parameters: The arguments by the parameters of ``innermost`` (``self``
+        included), where it is a Python function.
+      functions: ``innermost`` and the user functions it reaches in one step:
+        the code whose reads jit bakes in.
+      reachable: Every user function the call can run, however deep
+        (:func:`jaxpurity._introspect.reachable_code`): the code whose writes
+        the check puts back.
+      bindings: The globals, closure variables and module attributes the
+        reachable functions can rebind.
 
     Example:
       >>> import functools, jax
@@ -78,12 +88,14 @@ class BoundCall:
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
     static: frozenset[int | str]
+    donated: frozenset[str]
     name: str
     named: tuple[tuple[str, Any], ...]
     defaults: dict[str, Any]
     innermost: Any
     parameters: tuple[tuple[str, Any], ...]
     functions: tuple[types.FunctionType, ...]
+    reachable: tuple[types.FunctionType, ...]
     bindings: tuple[Binding, ...]
 
     @classmethod
@@ -93,16 +105,18 @@ class BoundCall:
         jit_args = args
         if isinstance(fn, types.MethodType) and is_jit_wrapper(fn.__func__):
             wrapper, jit_args = fn.__func__, (fn.__self__, *args)
-        static = jit_static_argument_names(wrapper) if is_jit_wrapper(wrapper) else None
+        jitted = is_jit_wrapper(wrapper)
+        static = jit_static_argument_names(wrapper) if jitted else None
+        donated = jit_donated_argument_names(wrapper) if jitted else None
         body = strip_jit(wrapper)
         bound = _bind(body, jit_args, kwargs)
         innermost = unwrap(body)
-        functions = tuple(scope_functions(body))
-        parameters = (
-            arguments(innermost, jit_args, kwargs)
-            if isinstance(innermost, types.FunctionType)
-            else []
-        )
+        named = named_arguments(body, jit_args, kwargs)
+        reachable, modules = reachable_code(body, [value for _, value in named])
+        parameters = []
+        if isinstance(innermost, types.FunctionType):
+            own = inspect.signature(innermost).parameters
+            parameters = [(name, value) for name, value in named if name in own]
         return cls(
             fn=fn,
             given=(args, kwargs),
@@ -110,13 +124,15 @@ class BoundCall:
             args=jit_args,
             kwargs=kwargs,
             static=_static_places(bound, jit_args, kwargs, static or frozenset()),
+            donated=donated or frozenset(),
             name=qualname(body),
-            named=tuple(named_arguments(body, jit_args, kwargs)),
+            named=tuple(named),
             defaults=_defaults_used(bound),
             innermost=innermost,
             parameters=tuple(parameters),
-            functions=functions,
-            bindings=tuple(bindings(functions)),
+            functions=tuple(scope_functions(body)),
+            reachable=tuple(reachable),
+            bindings=tuple(bindings(reachable, modules, getattr(innermost, "__module__", None))),
         )
 
     def split(self) -> SplitCall:

@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from typing import Any, ParamSpec
 
 from jaxpurity._jax_compat import transformation_of
+from jaxpurity._jax_names import STATIC_ARGUMENT_HOLDERS
 from jaxpurity._leaftypes import describe_leaf
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
-from jaxpurity.checks._locate import Locator, Place
+from jaxpurity.checks._locate import RETURNED, UNKNOWN, Locator, Place
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._source import store_line
-from jaxpurity.checks._tracing import SplitCall, forgetting_traces, trace_once
+from jaxpurity.checks._tracing import RaisedWhileTraced, SplitCall, forgetting_traces, trace_once
 
 __all__ = ["Leak", "find_leaks", "trace_finding_leaks"]
 
@@ -40,7 +41,8 @@ class Leak:
       line: The source line that stored it, as ``"file.py:12: saved.append(x)"``,
         or None when it cannot be found.
       root: Where ``where`` starts: ``"global"``, ``"closure"``,
-        ``"argument"`` or ``"unknown"``.
+        ``"argument"``, ``"result"`` (the static data of the returned value) or
+        ``"unknown"``.
       transformation: What traced the code that made the tracer, named after
         its API: ``"jit"``, ``"scan"``, ``"while_loop"``, ``"fori_loop"``,
         ``"cond"``, ``"grad"``, ``"vmap"``, ... (a leak out of a loop body
@@ -71,11 +73,22 @@ def trace_finding_leaks(
       The ``jax.stages.Traced`` of the traced call, the split call (to run
       it), and the leaks.
     """
-    traced, escaped, split = trace_once(body or call.body, call.split())
+    found = trace_once(body or call.body, call.split())
     locator = Locator(call)
-    leaks = [_leak(call.name, tracer, place, locator) for tracer, place in locator.locate(escaped)]
-    del escaped
-    return traced, split, leaks
+    placed = locator.locate(found.escaped)
+    if found.returned:  # it keeps its whole trace alive: the unnamed tracers are those
+        placed = [(t, p) for t, p in placed if p is not UNKNOWN] + [(found.returned[0], RETURNED)]
+    leaks = [_leak(call.name, tracer, place, locator) for tracer, place in placed]
+    del placed
+    return found.traced, found.call, leaks
+
+
+#: Where a tracer is stored that JAX holds as an argument of a static position.
+NONDIFF_ARGUMENT = (
+    "an array passed in nondiff_argnums (of a custom_jvp or custom_vjp function), which JAX "
+    "keeps as static data of the function, not as a traced input: pass arrays as ordinary "
+    "arguments and ignore their tangents"
+)
 
 
 def _leak(function: str, tracer: Any, place: Place, locator: Locator) -> Leak:
@@ -84,8 +97,10 @@ def _leak(function: str, tracer: Any, place: Place, locator: Locator) -> Leak:
         kind = describe_leaf(tracer)
     except TypeError:
         kind = type(tracer).__name__
+    # The path names each object it passes through by its class: "(an `Unhashable` object)"
+    held = any(f"`{holder}` object" in place.where for holder in STATIC_ARGUMENT_HOLDERS)
     return Leak(
-        where=place.where,
+        where=NONDIFF_ARGUMENT if held else place.where,
         function=function,
         tracer=f"{kind} tracer (from {origin})",
         line=store_line(locator.codes, locator.methods, place.names),
@@ -154,5 +169,8 @@ def find_leaks(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> list[
         scope = Snapshot(call.named, call.bindings)
         try:
             return trace_finding_leaks(call)[2]
+        except RaisedWhileTraced as raised:
+            error = raised.error  # raised below, outside this handler: its chain stays JAX's
         finally:
             scope.restore()  # no tracer is left where the caller can reach it
+    raise error

@@ -19,9 +19,9 @@ from jaxpurity._introspect import is_user_code, qualname
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._naming import CONTAINERS, is_lru_cache, kind_of
 from jaxpurity.checks._call import BoundCall
-from jaxpurity.checks._tracing import TRACEABLE
+from jaxpurity.checks._tracing import is_traceable
 
-__all__ = ["UNKNOWN", "Locator", "Place", "Root", "Step"]
+__all__ = ["RETURNED", "UNKNOWN", "Locator", "Place", "Root", "Step"]
 
 _MAX_DEPTH = 12  # reference hops walked up from a tracer before giving up on a name
 _MAX_WIDTH = 2000  # objects looked at per hop, so that a huge object graph stays quick
@@ -40,7 +40,7 @@ class Step:
 class Root:
     """Where a path starts: a name the user knows."""
 
-    kind: str  # "global", "closure", "argument" ("unknown" when no path is found)
+    kind: str  # "global", "closure", "argument", "result" ("unknown" when no path is found)
     text: str
     name: str | None
     weak: bool = False  # a closure of a function found elsewhere: keep looking above it
@@ -67,6 +67,16 @@ class Place:
 
 #: Where a tracer is stored when no path to it from a known name is found.
 UNKNOWN = Place(Root("unknown", "a place jaxpurity could not name", None), [])
+#: Where a tracer is stored that the function returned in a pytree's static data.
+RETURNED = Place(
+    Root(
+        "result",
+        "the static data of the value it returns (a pytree's aux data or a static field, "
+        "which jit keeps as it is, not traced)",
+        None,
+    ),
+    [],
+)
 
 
 def _root_kind(child: Any) -> str:
@@ -95,7 +105,7 @@ class Locator:
     def __init__(self, call: BoundCall) -> None:
         self.scope = call.functions
         self.module = getattr(call.innermost, "__module__", None)
-        self.args = {id(v): (name, v) for name, v in call.named if not isinstance(v, TRACEABLE)}
+        self.args = {id(v): (name, v) for name, v in call.named if not is_traceable(v)}
         self.ignore = {id(call), id(call.named), id(self.args)}
         frame: types.FrameType | None = sys._getframe()
         while frame is not None:  # our own frames, and our callers', hold nothing leaked

@@ -42,10 +42,10 @@ def _rounded(v: np.ndarray) -> Any:
 
 def run(call: Callable[[], Any]) -> Outcome:
     try:
-        leaves = array_leaves(jax.block_until_ready(call()))
+        values = [_as_numpy(x) for x in array_leaves(jax.block_until_ready(call()))]
     except Exception as error:  # noqa: BLE001 - a failing call is one of the outcomes compared
-        return Outcome(None, error)
-    return Outcome([_as_numpy(x) for x in leaves], None)
+        return Outcome(None, error)  # a leaked tracer returned cannot be read: that, too
+    return Outcome(values, None)
 
 
 def _as_numpy(x: Any) -> np.ndarray:

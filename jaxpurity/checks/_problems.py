@@ -15,8 +15,9 @@ from typing import Literal
 
 from jaxpurity._jax_names import GRAD_VMAP, LOOPS, SHARD_MAP
 from jaxpurity._naming import LRU_CACHE
-from jaxpurity._pages import page
+from jaxpurity._pages import page, topic_of, url
 from jaxpurity.checks._leaks import Leak
+from jaxpurity.explainer._explain import explain
 
 __all__ = [
     "PROBLEMS",
@@ -27,8 +28,11 @@ __all__ = [
     "PurityReport",
     "Severity",
     "TEMPLATES",
+    "OR_CLEAR_CACHE",
+    "jax_leak_problem",
     "leak_template",
     "problem",
+    "trace_error",
 ]
 
 #: The kinds of problem :func:`check_pure` reports (:attr:`Problem.kind`).
@@ -45,6 +49,7 @@ Kind = Literal[
     "lost-mutation",
     "dropped-callback",
     "trace-time-read",
+    "trace-error",
 ]
 #: ``"error"``: it is wrong now; ``"warning"``: it goes wrong when something changes.
 Severity = Literal["error", "warning"]
@@ -59,7 +64,8 @@ class Problem:
         ``"closure-assignment"``, ``"container-mutation"``,
         ``"argument-mutation"``, ``"trace-time-print"``,
         ``"frozen-randomness"``, ``"jit-eager-mismatch"``, ``"stale-result"``,
-        ``"lost-mutation"``, ``"dropped-callback"`` or ``"trace-time-read"``.
+        ``"lost-mutation"``, ``"dropped-callback"``, ``"trace-time-read"`` or
+        ``"trace-error"``.
       message: What happened and how to fix it, in plain words.
       page: The site path of the gallery page that explains it.
       severity: ``"error"``: it is wrong now; ``"warning"``: it goes wrong when
@@ -71,9 +77,15 @@ class Problem:
     page: str
     severity: Severity = "error"
 
+    @property
+    def url(self) -> str:
+        """The page's full address on the hosted site (``$JAXPURITY_DOCS_URL`` moves it), so
+        that a terminal opens it."""
+        return url(topic_of(self.page))
+
     def __str__(self) -> str:
         label = self.kind if self.severity == "error" else f"{self.severity}: {self.kind}"
-        return f"[{label}] {self.message}\n  See {self.page}."
+        return f"[{label}] {self.message}\n  See {self.url}"
 
 
 @dataclass(frozen=True)
@@ -103,11 +115,14 @@ class PurityReport:
 
     def __str__(self) -> str:
         ran = f"traced {self.traces} times, run eagerly {self.runs} time(s)"
+        found = [*self.problems, *self.warnings]
+        counted = [f"{len(self.problems)} problem(s)"] if self.problems else []
+        counted += [f"{len(self.warnings)} warning(s)"] if self.warnings else []
         if self.ok:
             lines = [f"check_pure(`{self.function}`): no impurity found ({ran})."]
+            lines[0] = lines[0][:-1] + (f"; {counted[0]}:" if counted else ".")
         else:
-            lines = [f"check_pure(`{self.function}`): {len(self.problems)} problem(s) ({ran}):"]
-        found = [*self.problems, *self.warnings]
+            lines = [f"check_pure(`{self.function}`): {' and '.join(counted)} ({ran}):"]
         lines += [f"{i}. " + str(p).replace("\n", "\n   ") for i, p in enumerate(found, 1)]
         return "\n".join(lines)
 
@@ -154,20 +169,48 @@ _LOST = (
 )
 _READ = (
     "`{name}` reads {label} ({value}) while it is traced: {why} Pass it in as an argument "
-    "(static_argnames for one that chooses which code runs), or call the jitted function's "
-    "clear_cache() after changing it."
+    "(static_argnames for one that chooses which code runs){or_clear}."
 )
+#: The end of a trace-time read's advice, for a jit wrapper (``{or_clear}``); none otherwise.
+OR_CLEAR_CACHE = ", or call the jitted function's clear_cache() after changing it"
 
 #: Added to a result's message when the check also saw the state change: the likely cause.
 STATE_CAUSE = " The state changes listed above are the likely cause: each call saw different state."
 
 TEMPLATES: tuple[ProblemTemplate, ...] = (
+    # The function raised while it was traced: nothing else can be checked (trace_error).
+    ProblemTemplate(
+        "trace-error",
+        "trace-error",
+        "debugging_workflow",  # or the page explain() gives the error (trace_error)
+        "`{name}` cannot be traced: jax.jit({name}) raises {error}: {said} {fix} Fix this "
+        "first; then check again.",
+    ),
     # A tracer stored where it outlives its trace, by where it came from (leak_template).
     ProblemTemplate("leak-into-cache", "leaked-tracer", "memoization_caches", _LEAK),
     ProblemTemplate("leak-from-loop", "leaked-tracer", "leak_from_loop_body", _LEAK),
     ProblemTemplate("leak-from-grad-vmap", "leaked-tracer", "leak_from_grad_vmap", _LEAK),
     ProblemTemplate("leak-across-devices", "leaked-tracer", "side_effects_across_devices", _LEAK),
     ProblemTemplate("leak-into-argument", "leaked-tracer", "leak_through_self", _LEAK),
+    ProblemTemplate(
+        "leak-seen-by-jax",
+        "leaked-tracer",
+        "global_counter",
+        "`{name}` leaks a tracer that JAX's own leak checker (jax.checking_leaks()) sees when "
+        "it runs eagerly: {said} Something still holds a tracer when its trace ends (a list "
+        "local to the function that a jax.checkpoint or inner jit function appends to, say); "
+        "using it later raises UnexpectedTracerError. Return the value from the inner "
+        "function instead of storing it.",
+    ),
+    ProblemTemplate(
+        "leak-into-result",
+        "leaked-tracer",
+        "static_objects",
+        "{leak}\nA tracer is only valid inside its trace; using it later raises "
+        "UnexpectedTracerError. Keep arrays in the pytree's children (fields that are pytree "
+        "nodes), and build static data with NumPy or Python values, or under "
+        "jax.ensure_compile_time_eval().",
+    ),
     ProblemTemplate("leak-into-global", "leaked-tracer", "global_counter", _LEAK),
     # State the function reaches, changed while it is traced (checks._watch).
     ProblemTemplate("global-assignment", "global-assignment", "global_counter", _REBOUND),
@@ -195,6 +238,15 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
         "`{name}` printed {printed} while it was traced. print runs once per trace (showing "
         "tracers, not values), and never on later calls of the compiled function. Use "
         "jax.debug.print('x = {{}}', x) to print values on every call.",
+    ),
+    ProblemTemplate(
+        "printed-tracer",
+        "trace-time-print",
+        "print_vs_debug_print",
+        "`{name}`'s compiled program printed {printed}: a tracer was formatted into the text "
+        "while it was traced (an f-string or str(x) given to jax.debug.print), so every call "
+        "prints the tracer, not its value. Pass the value as an argument and let "
+        "jax.debug.print format it: jax.debug.print('x = {{}}', x).",
     ),
     ProblemTemplate(
         "frozen-randomness",
@@ -230,6 +282,26 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
         "not to count steps or change Python state; return what you need from the loop, or "
         "use jax.experimental.io_callback(..., ordered=True) for an effect that must happen "
         "once per step.",
+        "warning",
+    ),
+    ProblemTemplate(
+        "remat-callback",
+        "dropped-callback",
+        "callbacks",
+        "`{name}` calls jax.debug.callback({callback}) inside jax.checkpoint (remat). Under "
+        "grad, JAX runs a checkpointed function's forward pass again in the backward pass, so "
+        "the callback runs twice per call (jax-ml/jax#8907). Use it to look at values, not to "
+        "count calls or change Python state; return what you need instead.",
+        "warning",
+    ),
+    ProblemTemplate(
+        "donated-argument",
+        "argument-mutation",
+        "buffer_donation",
+        "`{name}` donates argument `{argument}` (donate_argnums): each call deletes the array "
+        "you pass, which the function run eagerly never does, and reading it afterwards "
+        "raises 'Array has been deleted'. Use the returned value in its place (params = "
+        "step(params, ...)). The check ran on copies, so your array is alive.",
         "warning",
     ),
     # Python values read while traced (checks._trace_reads): jit bakes them in.
@@ -280,13 +352,43 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
 PROBLEMS: dict[str, ProblemTemplate] = {t.name: t for t in TEMPLATES}
 
 
+def trace_error(name: str, error: BaseException) -> Problem:
+    """The problem that ``error``, raised while ``name`` was traced, is: its page from
+    :func:`jaxpurity.explain`, or the debugging workflow's for an error it does not know.
+
+    Example:
+      >>> print(trace_error("step", ValueError("my own mistake")))  # doctest: +ELLIPSIS
+      [trace-error] `step` cannot be traced: jax.jit(step) raises ValueError: my own mistake...
+        See https://.../examples/tools/debugging_workflow.html
+    """
+
+    explanation = explain(error)
+    lines = str(error).strip().splitlines()
+    # JAX's line that names the function and the argument the value came from, where it has one
+    where = [line for line in lines[1:] if line.startswith("The error occurred while tracing")]
+    said = " ".join(line.strip().rstrip(".") + "." for line in lines[:1] + where[:1])
+    fix = explanation.fix if explanation.recognised else "Read its traceback (jax.jit(fn)(...))."
+    found = PROBLEMS["trace-error"]
+    message = found.message.format(name=name, error=type(error).__name__, said=said, fix=fix)
+    return Problem(found.kind, message, page(explanation.topic or "debugging_workflow"))
+
+
+def jax_leak_problem(name: str, error: BaseException) -> Problem:
+    """The problem that JAX's leak checker's ``error`` is: its first line and the line that
+    names the function whose trace leaked."""
+    lines = str(error).strip().splitlines()
+    where = [ln.split(". ")[0] for ln in lines if ln.startswith("The error occurred while tracing")]
+    said = " ".join(line.strip().rstrip(".:") + "." for line in lines[:1] + where[:1])
+    return problem("leak-seen-by-jax", name=name, said=said)
+
+
 def problem(template: str, /, **fields: object) -> Problem:
     """The problem that the template named ``template`` reports, its message filled in.
 
     Example:
-      >>> print(problem("trace-time-print", name="step", printed="'tracing'"))
+      >>> print(problem("trace-time-print", name="step", printed="'tracing'"))  # doctest: +ELLIPSIS
       [trace-time-print] `step` printed 'tracing' while it was traced. print runs once per trace (showing tracers, not values), and never on later calls of the compiled function. Use jax.debug.print('x = {}', x) to print values on every call.
-        See examples/side_effects/print_vs_debug_print.html.
+        See https://.../examples/side_effects/print_vs_debug_print.html
     """  # noqa: E501
     found = PROBLEMS[template]
     return Problem(found.kind, found.message.format(**fields), page(found.topic), found.severity)
@@ -300,6 +402,8 @@ def leak_template(leak: Leak) -> str:
     an argument (``self``), or else a global."""
     if LRU_CACHE in leak.where or _NAMED_CACHE.search(leak.where):
         return "leak-into-cache"
+    if leak.root == "result":
+        return "leak-into-result"
     if leak.transformation in LOOPS:
         return "leak-from-loop"
     if leak.transformation in GRAD_VMAP:

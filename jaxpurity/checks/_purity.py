@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import re
 from collections.abc import Callable
 from typing import Any, ParamSpec
 
@@ -11,23 +12,43 @@ import jax
 
 from jaxpurity._capture import printed, this_thread_output
 from jaxpurity._jax_compat import (
-    debug_callbacks_in_loops,
     has_compiled,
     is_jit_wrapper,
+    is_leak_error,
     jit_cache_misses,
     leak_checker_off,
-    unused_callbacks,
+    leak_checker_on,
 )
+from jaxpurity._jax_names import PRINTED_TRACER
 from jaxpurity._naming import short_repr
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._leaks import trace_finding_leaks
 from jaxpurity.checks._outcomes import Outcome, agree, run
-from jaxpurity.checks._problems import STATE_CAUSE, Problem, PurityReport, leak_template, problem
+from jaxpurity.checks._problems import (
+    OR_CLEAR_CACHE,
+    STATE_CAUSE,
+    Problem,
+    PurityReport,
+    jax_leak_problem,
+    leak_template,
+    problem,
+    trace_error,
+)
+from jaxpurity.checks._program import (
+    debug_callbacks_in_loops,
+    debug_callbacks_in_remat,
+    unused_callbacks,
+)
 from jaxpurity.checks._restore import Restored, new_ref_arrays, random_generators
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._trace_reads import outside_reads, settings_read
-from jaxpurity.checks._tracing import SplitCall, forgetting_traces, uncached_tracing
+from jaxpurity.checks._tracing import (
+    RaisedWhileTraced,
+    SplitCall,
+    forgetting_traces,
+    uncached_tracing,
+)
 from jaxpurity.checks._watch import watch_state
 
 __all__ = ["Problem", "PurityReport", "check_pure"]
@@ -46,21 +67,25 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     :func:`jax.jit`, and compares the results. ``fn`` is called as
     :func:`jax.jit` calls it: its pytree arguments (and ``self``, for a
     method decorated with ``jax.jit``) are flattened and rebuilt, and a jit
-    wrapper's static arguments are kept whole. When the check ends, everything ``fn`` can reach is as it
-    was, with no tracer left in it.
+    wrapper's static arguments are kept whole. When the check ends,
+    everything ``fn`` can reach is as it was, with no tracer left in it.
 
     The problems it finds (:attr:`Problem.kind`), each with its fix and the
     page that explains it:
 
     * ``"leaked-tracer"``: a tracer stored where it outlives the trace
-      (:func:`find_leaks`), with the page for where it came from.
+      (:func:`find_leaks`), with the page for where it came from; or, where
+      that finds none, a leak that JAX's own checker sees in the eager run
+      (``jax.checking_leaks()``: a list local to ``fn`` that a
+      ``jax.checkpoint`` function appends to, say).
     * ``"global-assignment"``, ``"closure-assignment"``: a global or closure
       variable rebound while tracing.
     * ``"container-mutation"``, ``"argument-mutation"``: a list, dict, set
       or object held in a global or closure, or an argument's attribute,
       changed while tracing.
     * ``"trace-time-print"``: ``print`` while tracing: once per trace, not
-      once per call.
+      once per call; or a tracer formatted into a string that the compiled
+      program prints (an f-string given to ``jax.debug.print``).
     * ``"frozen-randomness"``: numbers drawn from ``numpy.random``,
       ``random`` or a generator ``fn`` holds: jit bakes them in.
     * ``"jit-eager-mismatch"``: ``jax.jit(fn)`` and ``fn`` disagree on the
@@ -75,13 +100,19 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     * ``"dropped-callback"``: a ``pure_callback`` whose result nothing uses:
       jit may remove it as dead code.
     * ``"trace-time-read"``: the clock read while tracing.
+    * ``"trace-error"``: ``fn`` raised while it was traced, as ``jax.jit(fn)``
+      would (a ``TracerBoolConversionError``, say): nothing else can be
+      checked until it traces; the page is the one :func:`jaxpurity.explain`
+      gives the error.
 
     It warns (:attr:`PurityReport.warnings`) about what goes wrong once
     something changes: a global, closure variable or environment variable
     read while tracing, which jit bakes in (``"trace-time-read"``); an
     attribute read off a static argument, which jit keeps as a cache key
     (``"stale-result"``); a ``jax.debug.callback`` in a loop body, which
-    under ``grad`` JAX may move out of the loop (``"dropped-callback"``).
+    under ``grad`` JAX may move out of the loop, or in a ``jax.checkpoint``,
+    which ``grad`` runs twice (``"dropped-callback"``); an argument that a jit
+    wrapper ``fn`` donates, which each call deletes (``"argument-mutation"``).
 
     Only the state ``fn`` reaches in one step is watched: the globals its
     code names, its closure variables and what they hold, and the attributes
@@ -102,10 +133,6 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
       TypeError: ``fn`` is not a function, or the check was called inside a
         transformation (``jit``, ``vmap``, ``grad``, a loop body): call it
         from plain Python.
-      Exception: Whatever ``fn`` raises while it is first traced (for example
-        a ``TracerBoolConversionError``), as ``jax.jit(fn)`` raises it, naming
-        ``fn`` and its arguments: fix that first; :func:`jaxpurity.explain`
-        says how.
 
     Example:
       >>> import jax.numpy as jnp
@@ -118,9 +145,9 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
       >>> report = check_pure(scaled, jnp.ones(2))
       >>> report.ok, [p.kind for p in report.problems]  # doctest: +NORMALIZE_WHITESPACE
       (False, ['global-assignment', 'trace-time-print', 'jit-eager-mismatch', 'stale-result'])
-      >>> print(report.problems[0])
+      >>> print(report.problems[0])  # doctest: +ELLIPSIS
       [global-assignment] `scaled` rebinds global `calls` while it is traced: it was rebound from 0 to 1. Under jit this runs once per trace, not once per call, so the value is wrong from the second call on. Pass the state in and return its new value instead.
-        See examples/state_and_leaks/global_counter.html.
+        See https://.../examples/state_and_leaks/global_counter.html
       >>> check_pure(lambda x: jnp.sin(x) * 2, jnp.ones(2)).ok
       True
     """  # noqa: E501
@@ -155,18 +182,29 @@ def _check(call: BoundCall) -> PurityReport:
     reads = settings_read(call)
     try:
         with this_thread_output() as trace_output, outside_reads() as outside:
-            traced, split, leaks = trace_finding_leaks(call, counted)
+            try:
+                traced, split, leaks = trace_finding_leaks(call, counted)
+            except RaisedWhileTraced as raised:  # the user's bug: a finding, not a crash
+                found = [trace_error(name, raised.error)]
+                return PurityReport(name, found, traces=counts["trace"])
         changes = [(w, w.change()) for w in watches]
         moved = [r for r in rngs if r.moved()]
         dropped = unused_callbacks(traced.jaxpr)
         loop_callbacks = debug_callbacks_in_loops(traced.jaxpr)
+        remat_callbacks = debug_callbacks_in_remat(traced.jaxpr)
         inputs.restore()
         with printed(echo=False):
             program, split = _compiled(traced, split, counted)
-            first = _run_after_reset(restored, lambda: program(*split.args, **split.kwargs))
+            with printed(echo=False) as program_output:  # only callbacks print here
+                first = _run_after_reset(restored, lambda: program(*split.args, **split.kwargs))
             inputs.restore()
             stage[0] = "run"
-            eager = _run_after_reset(restored, lambda: counted(*call.args, **call.kwargs))
+            with leak_checker_on():  # what jax.checking_leaks() sees, as a careful user runs it
+                eager = _run_after_reset(restored, lambda: counted(*call.args, **call.kwargs))
+            jax_leak = eager.error if eager.error and is_leak_error(eager.error) else None
+            if jax_leak is not None:  # a finding of its own: the run's outcome is without it
+                inputs.restore()
+                eager = _run_after_reset(restored, lambda: counted(*call.args, **call.kwargs))
             eager_effects = inputs.changes()
             inputs.restore()
             stage[0] = "trace"
@@ -181,6 +219,8 @@ def _check(call: BoundCall) -> PurityReport:
             r.reset()
 
     problems = [problem(leak_template(leak), leak=leak) for leak in leaks]
+    if jax_leak is not None and not leaks:
+        problems.append(jax_leak_problem(name, jax_leak))
     state_changed = False
     for w, change in changes:
         if change is not None:
@@ -189,10 +229,15 @@ def _check(call: BoundCall) -> PurityReport:
     if trace_output.text:
         printed_text = short_repr(trace_output.text.rstrip())
         problems.append(problem("trace-time-print", name=name, printed=printed_text))
+    tracer_lines = [ln for ln in program_output.lines if re.search(PRINTED_TRACER, ln)]
+    if tracer_lines:
+        printed_text = short_repr("\n".join(tracer_lines))
+        problems.append(problem("printed-tracer", name=name, printed=printed_text))
     problems += [problem("frozen-randomness", name=name, generator=r.label) for r in moved]
     changed_by_jit = {(c.root, c.path) for c in jit_effects}
+    property_caches = _cached_properties(call)
     for c in eager_effects:
-        if (c.root, c.path) not in changed_by_jit:
+        if (c.root, c.path) not in changed_by_jit and c.path not in property_caches:
             lost = "lost-attribute-mutation" if "." in c.path else "lost-mutation"
             fields = {"root": c.root, "path": c.path, "before": c.before, "after": c.after}
             problems.append(problem(lost, name=name, **fields))
@@ -201,13 +246,16 @@ def _check(call: BoundCall) -> PurityReport:
         problem("dropped-callback", name=name, primitive=p, count=n)
         for p, n in sorted(dropped.items())
     ]
+    or_clear = OR_CLEAR_CACHE if is_jit_wrapper(call.fn) else ""  # no cache to clear else
     found_reads = [
-        problem(r.problem, name=name, label=r.label, value=r.value, why=r.why)
+        problem(r.problem, name=name, label=r.label, value=r.value, why=r.why, or_clear=or_clear)
         for r in [*outside, *reads]
     ]
     problems += [p for p in found_reads if p.severity == "error"]
     warnings = [p for p in found_reads if p.severity != "error"]
     warnings += [problem("loop-callback", name=name, callback=c) for c in loop_callbacks]
+    warnings += [problem("remat-callback", name=name, callback=c) for c in remat_callbacks]
+    warnings += [problem("donated-argument", name=name, argument=a) for a in sorted(call.donated)]
     cause = STATE_CAUSE if state_changed or leaks else ""
     if not agree(eager, fresh):
         problems.append(
@@ -220,6 +268,18 @@ def _check(call: BoundCall) -> PurityReport:
     return PurityReport(
         name, problems, traces=counts["trace"], runs=counts["run"], warnings=warnings
     )
+
+
+def _cached_properties(call: BoundCall) -> set[str]:
+    """The ``argument.attribute`` paths that are a :func:`functools.cached_property` of the
+    argument's class: the eager run caches one in place, which changes no result
+    (equinox#539), so that it is lost under jit is no problem."""
+    return {
+        f"{name}.{attr}"
+        for name, value in call.named
+        for attr, member in vars(type(value)).items()
+        if isinstance(member, functools.cached_property)
+    }
 
 
 def _compiled(traced: Any, split: SplitCall, fn: Callable[..., Any]) -> tuple[Any, SplitCall]:

@@ -32,6 +32,7 @@ import numpy as np
 from jaxpurity._introspect import (
     EMPTY_CELL,
     MISSING,
+    attributes_set,
     cell_value,
     code_names,
     is_user_code,
@@ -102,7 +103,10 @@ class Binding:
     set: Callable[[Any], None]
 
     @classmethod
-    def global_(cls, namespace: dict[str, Any], name: str) -> Binding:
+    def global_(cls, namespace: dict[str, Any], name: str, module: str = "") -> Binding:
+        """A global of a module's namespace; ``module`` names it when it is not the checked
+        function's own module."""
+
         def set_(value: Any) -> None:
             if value is MISSING:
                 namespace.pop(name, None)
@@ -110,7 +114,8 @@ class Binding:
                 namespace[name] = value
 
         get = functools.partial(namespace.get, name, MISSING)
-        return cls("global", f"global `{name}`", name, get, set_)
+        of = f" of module `{module}`" if module else ""
+        return cls("global", f"global `{name}`{of}", name, get, set_)
 
     @classmethod
     def cell(cls, cell: types.CellType, name: str, owner: str) -> Binding:
@@ -124,12 +129,18 @@ class Binding:
         return cls("closure", label, name, functools.partial(cell_value, cell), set_)
 
 
-def bindings(functions: Iterable[types.FunctionType]) -> list[Binding]:
-    """The names the functions can rebind: for each, the globals its code names, then its cells.
+def bindings(
+    functions: Iterable[types.FunctionType],
+    modules: Iterable[types.ModuleType] = (),
+    home: str | None = None,
+) -> list[Binding]:
+    """The names the functions can rebind: for each, the globals its code names, then its cells;
+    then the attributes of the modules that the code names (or sets).
 
     The globals are those that the function's code, and the code defined in
-    it, name (in sorted order, leaving out ``__dunder__`` names). A name that
-    two of the functions share is listed once for each.
+    it, name (in sorted order, leaving out ``__dunder__`` names). Each place is
+    listed once. A global of a module other than ``home`` (the checked
+    function's) says its module.
 
     Example:
       >>> def make():
@@ -140,14 +151,24 @@ def bindings(functions: Iterable[types.FunctionType]) -> list[Binding]:
       >>> [b.label for b in bindings([make()])]
       ['global `OFFSET`', 'closure variable `n` of `step`']
     """
-    found: list[Binding] = []
+    found: dict[tuple[int, str], Binding] = {}
+    functions = list(functions)
     for f in functions:
+        owner = str(f.__globals__.get("__name__", ""))
+        of = "" if home is None or owner == home else owner
         for name in sorted(code_names(f.__code__)):
-            if not name.startswith("__"):
-                found.append(Binding.global_(f.__globals__, name))
+            if not name.startswith("__") and (id(f.__globals__), name) not in found:
+                found[id(f.__globals__), name] = Binding.global_(f.__globals__, name, of)
         for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True):
-            found.append(Binding.cell(cell, name, qualname(f)))
-    return found
+            found.setdefault((id(cell), name), Binding.cell(cell, name, qualname(f)))
+    stored = set().union(*(attributes_set(f.__code__) for f in functions))
+    named = set().union(*(code_names(f.__code__) for f in functions))
+    for module in modules:
+        namespace = vars(module)
+        for name in sorted((named & namespace.keys()) | stored):
+            if not name.startswith("__") and (id(namespace), name) not in found:
+                found[id(namespace), name] = Binding.global_(namespace, name, module.__name__)
+    return list(found.values())
 
 
 @dataclass(frozen=True)

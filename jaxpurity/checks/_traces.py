@@ -20,7 +20,7 @@ from jaxpurity._jax_compat import (
 )
 from jaxpurity._leaftypes import LeafType, is_tracer, leaf_type
 from jaxpurity._naming import short_repr
-from jaxpurity._pages import page
+from jaxpurity._pages import url
 from jaxpurity.checks._tracing import ARRAYS, SCALARS
 
 __all__ = ["RetraceError", "TraceCounter", "count_traces"]
@@ -51,9 +51,8 @@ class _Static:
 
     ``maybe_traced`` marks a Python scalar seen outside a trace (the
     ``count_traces(jax.jit(f))`` order) where the jit wrapper does not say
-    which arguments are static (every JAX from 0.4.35 to 0.12 says; see
-    :func:`~jaxpurity._jax_compat.jit_static_argument_names`): ``jit`` may trace
-    it as a weakly typed array or take it as a static argument.
+    which arguments are static (one whose PjitInfo cannot be read): ``jit`` may trace it as a
+    weakly typed array or take it as a static argument.
     """
 
     value: Any
@@ -340,7 +339,7 @@ class TraceCounter(Generic[P, R]):
         fixes = _fixes(changes)
         if fixes:
             lines.append("To avoid the retrace: " + "; ".join(fixes) + ".")
-        lines.append(f"See {page('static_arguments' if changes else 'retracing_storms')}.")
+        lines.append(f"See {url('static_arguments' if changes else 'retracing_storms')}")
         return "\n".join(lines)
 
 
@@ -408,7 +407,7 @@ def count_traces(
       `double` was traced 2 times, more than max_traces=1. Compared with trace 1, the closest earlier one:
         argument `x`: shape changed from float32[3] to float32[4]
       To avoid the retrace: pad or bucket inputs to a few fixed shapes.
-      See examples/control_flow/static_arguments.html.
+      See https://.../examples/control_flow/static_arguments.html
     """  # noqa: E501
     if fn is None:
 

@@ -10,9 +10,11 @@ tracers that are still alive once the trace has ended.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gc
 import itertools
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +22,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from jaxpurity._introspect import cell_value, is_user_object
 from jaxpurity._jax_compat import (
     Tracer,
     cached_by_caller,
@@ -28,24 +31,45 @@ from jaxpurity._jax_compat import (
     forget_traces,
     fresh_trace_context,
     leak_checker_off,
+    static_data,
 )
 
 __all__ = [
     "ARRAYS",
     "SCALARS",
     "TRACEABLE",
+    "RaisedWhileTraced",
+    "is_traceable",
     "SplitCall",
     "array_leaves",
     "flatten_arguments",
     "forgetting_traces",
+    "Traced",
     "trace_once",
+    "tracers_within",
     "uncached_tracing",
 ]
 
 ARRAYS = (jax.Array, np.ndarray, np.generic)
 SCALARS = (bool, int, float, complex)
-#: Leaves that jax.jit traces; every other leaf is passed through as a Python value.
+#: The types of the leaves that jax.jit may trace (see :func:`is_traceable`).
 TRACEABLE = (*ARRAYS, *SCALARS)
+
+
+def is_traceable(leaf: Any) -> bool:
+    """Whether jax.jit traces ``leaf``: an array or a number; any other leaf is passed through.
+
+    A NumPy string, bytes or object (``np.str_("relu")``, an array of strings) is
+    no JAX type: jit cannot trace it, so it is kept as a Python value.
+
+    Example:
+      >>> import numpy as np
+      >>> is_traceable(np.float32(2.0)), is_traceable(np.str_("relu")), is_traceable("relu")
+      (True, False, False)
+    """
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        return bool(leaf.dtype == np.bool_ or jax.numpy.issubdtype(leaf.dtype, np.number))
+    return isinstance(leaf, TRACEABLE)
 
 
 @dataclass
@@ -90,7 +114,7 @@ class SplitCall:
         raw, treedef = flatten_arguments(marked)
         kept = {i for i, x in enumerate(raw) if isinstance(x, _Kept)}
         leaves = [x.value if isinstance(x, _Kept) else x for x in raw]
-        where = [i for i, x in enumerate(leaves) if isinstance(x, TRACEABLE) and i not in kept]
+        where = [i for i, x in enumerate(leaves) if is_traceable(x) and i not in kept]
 
         def rebuild(traced: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
             full = list(leaves)
@@ -106,27 +130,34 @@ class SplitCall:
         )
         return cls(split_args, split_kwargs, rebuild)
 
-    def traceable(self, fn: Callable[..., Any]) -> Callable[..., list[Any]]:
+    def traceable(
+        self, fn: Callable[..., Any], static: list[Any] | None = None
+    ) -> Callable[..., list[Any]]:
         """A new function of ``self.args`` and ``self.kwargs`` that calls ``fn`` and returns
-        its array leaves.
+        its array leaves; the static data of what ``fn`` returns is put in ``static``.
 
         It is a fresh object each time, so JAX's caches never skip its trace.
         It wraps ``fn`` (:func:`functools.wraps`): JAX's errors name ``fn``,
         its source line, and its parameters, found through ``__wrapped__``.
         """
 
+        def leaves(out: Any) -> list[Any]:
+            if static is not None:
+                static.extend(static_data(out))
+            return array_leaves(out)
+
         if self.flat:
 
-            def flat_body(leaves: list[Any]) -> list[Any]:
-                a, k = self.rebuild(leaves)
-                return array_leaves(fn(*a, **k))
+            def flat_body(flat: list[Any]) -> list[Any]:
+                a, k = self.rebuild(flat)
+                return leaves(fn(*a, **k))
 
             return flat_body
 
         @functools.wraps(fn)
         def body(*args: Any, **kwargs: Any) -> list[Any]:
             a, k = self.rebuild((args, kwargs))
-            return array_leaves(fn(*a, **k))
+            return leaves(fn(*a, **k))
 
         return body
 
@@ -176,7 +207,7 @@ def array_leaves(tree: Any) -> list[Any]:
       >>> array_leaves({"w": jnp.ones(2), "name": "relu", "n": 3})
       [3, Array([1., 1.], dtype=float32)]
     """
-    return [x for x in jax.tree_util.tree_leaves(tree) if isinstance(x, (*TRACEABLE, Tracer))]
+    return [x for x in jax.tree_util.tree_leaves(tree) if is_traceable(x) or isinstance(x, Tracer)]
 
 
 def _subclasses(cls: type) -> set[type]:
@@ -263,33 +294,104 @@ def forgetting_traces() -> Iterator[None]:
         forget_eager_programs(eager)
 
 
-def trace_once(fn: Callable[..., Any], call: SplitCall) -> tuple[Any, list[Any], SplitCall]:
+class RaisedWhileTraced(Exception):
+    """The checked function raised ``error`` while :func:`trace_once` traced it: the user's
+    bug (a check reports it), not the check's."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error = error
+
+
+def trace_once(fn: Callable[..., Any], call: SplitCall) -> Traced:
     """Trace ``fn`` on the split call once with :func:`jax.jit`; find the tracers it left.
 
     The trace runs under :func:`uncached_tracing`, so that loop bodies JAX
     traced before run again, and with JAX's own leak checker off (it would
     raise first), restored after. Where tracing the call as it is fails, it
     is tried once more with its leaves passed flat (:meth:`SplitCall.flattened`);
-    if that fails too, the first error is raised.
-
-    Returns:
-      The ``jax.stages.Traced`` of the call, the tracers made during the
-      trace that are still alive after it (reference cycles collected
-      first), and the split call that was traced.
+    if that fails too, the first error is raised, held in :class:`RaisedWhileTraced`.
     """
     before = _live_tracers()
+    static: list[Any] = []
     with leak_checker_off(), uncached_tracing():
         try:
-            traced = jax.jit(call.traceable(fn)).trace(*call.args, **call.kwargs)
+            traced = jax.jit(call.traceable(fn, static)).trace(*call.args, **call.kwargs)
         except Exception as error:
             flat = call.flattened()
+            static.clear()
             try:
-                traced = jax.jit(flat.traceable(fn)).trace(*flat.args)
+                traced = jax.jit(flat.traceable(fn, static)).trace(*flat.args)
             except Exception:
-                raise error from None
+                raise RaisedWhileTraced(error) from None
             call = flat
+    returned = tracers_within(static)
+    del static
     gc.collect()  # tracers that only a reference cycle keeps alive are garbage, not leaks
-    old = {id(t) for t in before}  # `before` is alive until here, so no id is reused
+    old = {id(t) for t in before} | {id(t) for t in returned}
     escaped = [t for t in _live_tracers() if id(t) not in old]
     del before
-    return traced, escaped, call
+    return Traced(traced, escaped, returned, call)
+
+
+@dataclass
+class Traced:
+    """What :func:`trace_once` found.
+
+    Attributes:
+      traced: The ``jax.stages.Traced`` of the call.
+      escaped: The tracers made during the trace that are still alive after it
+        (reference cycles collected first), outside what the call returned.
+      returned: The tracers in the static data of what the call returned (a
+        pytree's aux data, a static field): jit keeps them past the trace.
+      call: The split call that was traced.
+    """
+
+    traced: Any
+    escaped: list[Any]
+    returned: list[Any]
+    call: SplitCall
+
+
+_MAX_WALK = 10_000  # objects looked at for tracers in static data, so that a big one stays quick
+
+
+def tracers_within(values: list[Any]) -> list[Any]:
+    """The tracers that ``values`` hold, however deep: in containers, object attributes, the
+    closures, defaults and partial arguments of functions.
+
+    Example:
+      >>> import jax
+      >>> found = []
+      >>> def f(x):
+      ...     schedule = lambda step: x * step  # a function closing over a tracer
+      ...     found.append(len(tracers_within([("schedule", schedule)])))
+      ...     return x
+      >>> _ = jax.jit(f)(1.0)
+      >>> found
+      [1]
+    """
+    found: list[Any] = []
+    seen: set[int] = set()
+    queue = list(values)
+    while queue and len(seen) < _MAX_WALK:
+        value = queue.pop()
+        if id(value) in seen or isinstance(value, (str, bytes, int, float, type(None))):
+            continue
+        seen.add(id(value))
+        if isinstance(value, Tracer):
+            found.append(value)
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            queue.extend(value)
+        elif isinstance(value, dict):
+            queue.extend(value.values())
+        elif isinstance(value, functools.partial):
+            queue.extend([value.func, *value.args, *value.keywords.values()])
+        elif isinstance(value, types.FunctionType):
+            queue.extend(cell_value(c) for c in value.__closure__ or ())
+            queue.extend(value.__defaults__ or ())
+        elif isinstance(value, types.MethodType):
+            queue.extend([value.__func__, value.__self__])
+        elif is_user_object(value) or dataclasses.is_dataclass(value):
+            queue.extend(getattr(value, "__dict__", {}).values())
+    return found

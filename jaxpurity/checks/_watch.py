@@ -20,7 +20,7 @@ from jaxpurity._leaftypes import is_tracer
 from jaxpurity._naming import kind_of
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._snapshot import CODE, Record, shown
-from jaxpurity.checks._tracing import TRACEABLE
+from jaxpurity.checks._tracing import is_traceable
 
 __all__ = ["Watch", "watch_state"]
 
@@ -110,7 +110,7 @@ def watch_state(call: BoundCall) -> list[Watch]:
             _watch_value(watches, label, value, "container-mutation")
             continue
         for leaf in jax.tree_util.tree_leaves(value):
-            if not isinstance(leaf, TRACEABLE):
+            if not is_traceable(leaf):
                 _watch_value(watches, f"argument `{name}`", leaf, "argument-mutation")
     unique: dict[str, Watch] = {}
     for w in watches:

@@ -1,0 +1,112 @@
+"""What a traced program shows: read from its jaxpr, nothing run.
+
+:func:`check_pure` traces the function once (``jax.jit(...).trace``) and reads the
+jaxpr it got, with the jaxprs nested in it (loop bodies, branches, checkpointed
+functions, inner ``jit`` calls): the callbacks whose results nothing uses, the
+debug callbacks that a transformation may run another number of times, and the
+inner ``jit`` calls that donate their arguments.
+
+A jaxpr's ``eqns``, each equation's ``primitive.name`` and ``params``, are
+documented ("Understanding jaxprs") but not a stable API; the names of the
+primitives are in :mod:`jaxpurity._jax_names`, with the versions they were seen on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from jaxpurity._jax_compat import jaxprs_in, user_callback_name
+from jaxpurity._jax_names import LOOP_PRIMITIVES, REMAT_PRIMITIVES
+
+__all__ = [
+    "PURE_CALLBACKS",
+    "debug_callbacks_in_loops",
+    "debug_callbacks_in_remat",
+    "donating_calls",
+    "unused_callbacks",
+]
+
+#: Callbacks that jit treats as pure functions, so that it may remove an unused one.
+PURE_CALLBACKS = frozenset({"pure_callback"})
+
+
+def _nested_jaxprs(program: Any) -> Iterator[tuple[Any, frozenset[str]]]:
+    """``program``'s jaxpr and every jaxpr nested in it, each with the primitives around it."""
+    stack = [(j, frozenset[str]()) for j in jaxprs_in(program)]
+    while stack:
+        jaxpr, around = stack.pop()
+        yield jaxpr, around
+        for eqn in jaxpr.eqns:
+            inner = around | {eqn.primitive.name}
+            for param in eqn.params.values():
+                stack.extend((j, inner) for j in jaxprs_in(param))
+
+
+def _equations(program: Any) -> Iterator[Any]:
+    for jaxpr, _ in _nested_jaxprs(program):
+        yield from jaxpr.eqns
+
+
+def unused_callbacks(program: Any) -> dict[str, int]:
+    """How many pure callbacks, by primitive name, have results that nothing uses.
+
+    ``program`` is a jaxpr (or what ``jax.jit(f).trace(...).jaxpr`` gives).
+    Nested jaxprs (loop bodies, branches) are read too. A result is unused
+    when no later equation of its jaxpr reads it and the jaxpr does not
+    return it (read from ``outvars`` and ``invars``).
+    """
+    found: dict[str, int] = {}
+    for jaxpr, _ in _nested_jaxprs(program):
+        used = {id(v) for v in jaxpr.outvars}
+        for eqn in jaxpr.eqns:
+            used.update(id(v) for v in eqn.invars)
+        for eqn in jaxpr.eqns:
+            name = eqn.primitive.name
+            if name in PURE_CALLBACKS and not any(id(v) in used for v in eqn.outvars):
+                found[name] = found.get(name, 0) + 1
+    return found
+
+
+def _debug_callbacks_within(program: Any, primitives: frozenset[str]) -> list[str]:
+    found: list[str] = []
+    for jaxpr, around in _nested_jaxprs(program):
+        if around & primitives:
+            for eqn in jaxpr.eqns:
+                name = user_callback_name(eqn) if eqn.primitive.name == "debug_callback" else None
+                if name and name not in found:
+                    found.append(name)
+    return found
+
+
+def debug_callbacks_in_loops(program: Any) -> list[str]:
+    """The names of the user's ``jax.debug.callback`` functions that a loop body calls.
+
+    JAX's own debug callbacks (``jax.debug.print``) do not count.
+    """
+    return _debug_callbacks_within(program, LOOP_PRIMITIVES)
+
+
+def debug_callbacks_in_remat(program: Any) -> list[str]:
+    """The names of the user's ``jax.debug.callback`` functions inside a ``jax.checkpoint``.
+
+    Under grad, JAX runs a checkpointed function's forward pass again in the
+    backward pass, so each of them runs twice. JAX's own (``jax.debug.print``)
+    do not count.
+    """
+    return _debug_callbacks_within(program, REMAT_PRIMITIVES)
+
+
+def donating_calls(program: Any) -> list[str]:
+    """The names of the jitted functions ``program`` calls that donate an argument.
+
+    Read from each call's ``donated_invars`` and ``name`` (the equation of
+    ``jit``, ``pjit`` on 0.4.35). Public, one function at a time:
+    ``jax.jit(f).trace(...).args_info``.
+    """
+    found: list[str] = []
+    for eqn in _equations(program):
+        if any(eqn.params.get("donated_invars", ())):
+            name = str(eqn.params.get("name", eqn.primitive.name))
+            found += [] if name in found else [name]
+    return found
