@@ -53,6 +53,7 @@ extensions = [
     "page_order",
     "search_ranking",
     "thumbnails",
+    "unchanged_rebuild",
     "version_banner",
 ]
 
