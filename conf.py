@@ -38,6 +38,8 @@ copyright = "2026, the jaxpurity team"
 release = jaxpurity.__version__
 
 extensions = [
+    # docs/sphinxext/collector.py first: it sets Python's cycle collector for the whole build.
+    "collector",
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
