@@ -1132,3 +1132,18 @@ def test_a_cached_property_filled_in_eagerly_is_no_lost_mutation() -> None:
     assert "area" not in vars(lens)  # under jit the cache lands on a rebuilt copy
     report = jaxpurity.check_pure(loss, lens)
     assert report.ok, str(report)
+
+
+def test_an_iterator_consumed_in_a_loop_body_is_caught() -> None:
+    def make() -> Callable[[], jax.Array]:
+        batches = iter(range(10))
+
+        def total() -> jax.Array:
+            return jax.lax.fori_loop(0, 3, lambda i, c: c + next(batches), 0)
+
+        return total
+
+    jitted = jax.jit(make())
+    assert [int(jitted()), int(jitted())] == [0, 0]  # plain JAX: next() ran once, at trace
+    kinds = {p.kind for p in jaxpurity.check_pure(make()).problems}
+    assert kinds & {"jit-eager-mismatch", "stale-result"}, kinds
