@@ -1,6 +1,6 @@
 """Shared fixtures: run a function with and without jit on every device, compare pytrees.
 
-* ``run`` (fixture, parametrised): ``run(fn, *args)`` puts ``args`` on one device
+* ``run`` (a parameter): ``run(fn, *args)`` puts ``args`` on one device
   with :func:`jax.device_put` and calls ``fn`` directly or through :func:`jax.jit`.
   A test that takes it runs once per (device, jit) pair that ``jax.devices()`` offers.
 * ``assert_same_tree`` (fixture): asserts two pytrees have the same structure,
@@ -9,10 +9,13 @@
 * ``docs/sphinxext`` is put on the import path, for the tests of the docs build's extensions.
 * ``gpu`` marker: a test marked ``@pytest.mark.gpu`` runs where JAX sees a GPU and
   is skipped elsewhere; the ``gpu_devices`` fixture lists the GPUs.
+* A run whose ``JAX_PLATFORMS`` leaves out ``cpu`` stops before collecting, saying why
+  (:func:`missing_cpu_platform`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -23,6 +26,30 @@ from typing import Any
 import jax
 import numpy as np
 import pytest
+
+
+def missing_cpu_platform(platforms: str) -> str | None:
+    """Why the suite cannot run with ``JAX_PLATFORMS=platforms``, or None where it can.
+
+    ``jax.debug.print`` and ``jax.debug.callback`` run their Python on a CPU device, and
+    many tests (check_pure's, ``printed()``'s, the gallery's) print that way. With
+    ``JAX_PLATFORMS=cuda`` JAX has no CPU device, and each of them fails alike.
+
+    >>> missing_cpu_platform("cuda,cpu") is None and missing_cpu_platform("") is None
+    True
+    >>> print(missing_cpu_platform("cuda"))  # doctest: +ELLIPSIS
+    JAX_PLATFORMS=cuda leaves JAX no CPU device, ... or set JAX_PLATFORMS=cuda,cpu
+    """
+    names = [name.strip() for name in platforms.split(",") if name.strip()]
+    if not names or "cpu" in names:
+        return None
+    return (
+        f"JAX_PLATFORMS={platforms} leaves JAX no CPU device, and jax.debug.print and "
+        "jax.debug.callback, which many tests use, run on one. To test on a GPU, unset "
+        "JAX_PLATFORMS (JAX then uses the GPU and keeps the CPU), or set "
+        f"JAX_PLATFORMS={','.join(names)},cpu"
+    )
+
 
 # The docs build's extensions (tests/test_error_index.py and others import them by name).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs" / "sphinxext"))
@@ -40,6 +67,10 @@ def _gpus() -> list[jax.Device]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Before anything asks JAX for its devices: collection does (the ``run`` parameters).
+    why = missing_cpu_platform(os.environ.get("JAX_PLATFORMS", ""))
+    if why is not None:
+        raise pytest.UsageError(why)
     config.addinivalue_line(
         "markers", "gpu: needs a GPU; skipped where jax.devices('gpu') finds none"
     )
@@ -95,10 +126,12 @@ class Runner:
         return f"{self.device.platform}{self.device.id}-{'jit' if self.jit else 'eager'}"
 
 
-@pytest.fixture(params=[Runner(d, jit) for d in jax.devices() for jit in (False, True)], ids=str)
-def run(request: pytest.FixtureRequest) -> Runner:
-    """``run(fn, *args)``: ``fn(*args)`` on each device, eagerly and under ``jax.jit``."""
-    return request.param
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that takes ``run`` runs once per (device, jit) pair: ``run(fn, *args)`` is
+    ``fn(*args)`` on that device, eagerly or under ``jax.jit``."""
+    if "run" in metafunc.fixturenames:
+        runners = [Runner(d, jit) for d in jax.devices() for jit in (False, True)]
+        metafunc.parametrize("run", runners, ids=str)
 
 
 def _assert_same_tree(actual: Any, expected: Any) -> None:

@@ -811,7 +811,17 @@ def test_mismatch_message_is_the_one_a_check_before_lax_gives(case):
     assert str(after_lax.value) == str(before_lax.value)
 
 
-def test_mismatch_error_replaces_lax_error_which_stays_its_context():
+@pytest.fixture
+def traceback_filtering_off():
+    """JAX as the drop-in left the chain: on Python 3.10 JAX's traceback filtering puts its
+    SimplifiedTraceback in the cause's place and drops the context."""
+    previous = jax.config.jax_traceback_filtering
+    jax.config.update("jax_traceback_filtering", "off")
+    yield
+    jax.config.update("jax_traceback_filtering", previous)
+
+
+def test_mismatch_error_replaces_lax_error_which_stays_its_context(traceback_filtering_off):
     with pytest.raises(TypeMismatchError) as info:
         jax.jit(lambda x: jaxpurity.cond(x > 0, lambda: x, lambda: 0))(1.0)
     error = info.value

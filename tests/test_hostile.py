@@ -626,6 +626,33 @@ def test_the_diagnostics_take_odd_functions_and_inputs(name, fn, args, kwargs, o
         assert isinstance(result, list)
 
 
+def _scaled(x: jax.Array, scale: Any) -> jax.Array:
+    return x * 2 if scale else x
+
+
+# Static arguments of every kind jit hashes: a NumPy scalar, a NumPy string, a 0-d array is
+# not hashable and so not among them.
+STATIC_VALUES = [
+    pytest.param(True, id="bool"),
+    pytest.param(2.0, id="float"),
+    pytest.param(np.float32(2.0), id="numpy float32"),
+    pytest.param(np.int64(3), id="numpy int64"),
+    pytest.param(np.bool_(True), id="numpy bool"),
+    pytest.param(np.str_("on"), id="numpy str"),
+]
+
+
+@pytest.mark.parametrize("value", STATIC_VALUES)
+@pytest.mark.parametrize("by", ["static_argnums", "static_argnames"])
+def test_a_jit_wrappers_static_argument_is_kept_static_on_every_jax(value, by):
+    # On JAX 0.4.35 the wrapper's static arguments were unknown to check_pure, which traced
+    # them: `if scale` raised TracerBoolConversionError from the user's own correct code.
+    wrapper = jax.jit(_scaled, **{by: {"static_argnums": 1, "static_argnames": "scale"}[by]})
+    report = jaxpurity.check_pure(wrapper, jnp.ones(2), value)
+    assert report.ok, str(report)
+    assert jaxpurity.find_leaks(wrapper, jnp.ones(2), value) == []
+
+
 def test_a_mutable_default_argument_is_called_one_in_the_report():
     report = jaxpurity.check_pure(_uses_default, jnp.ones(2))
     text = str(report)

@@ -12,6 +12,7 @@ import pytest
 import jaxpurity
 from jaxpurity import RetraceError, count_traces
 from jaxpurity._leaftypes import describe_leaf
+from jaxpurity.checks import _traces as traces_module
 
 
 class Config:
@@ -197,6 +198,24 @@ def test_signatures_label_a_python_float_that_jit_traces(order: str) -> None:
     x_type, s_type = _jax_traced_type(scale, jnp.ones(2), 2.0)
     assert s_type == "float32[] (weak: a Python scalar)"
     assert signature == {"x": f"an array {x_type}", "s": f"an array {s_type}"}
+
+
+def test_signatures_say_both_where_jax_does_not_say_which_arguments_are_static(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every JAX from 0.4.35 to 0.12 says (_jax_compat.jit_static_argument_names); one that
+    # stops saying gets both readings, not a guess.
+    monkeypatch.setattr(traces_module, "jit_static_argument_names", lambda fn: None)
+
+    def scale_anew(x: jax.Array, s: float) -> jax.Array:  # not in jit's cache yet
+        return x * s
+
+    call = count_traces(jax.jit(scale_anew))
+    call(jnp.ones(2), 2.0)
+    [signature] = call.signatures
+    assert signature["s"] == (
+        "Python scalar 2.0 (traced as float32[] (weak: a Python scalar) unless static)"
+    )
 
 
 @pytest.mark.parametrize("order", ORDERS)
