@@ -311,13 +311,14 @@ print(report)
 assert report.ok, report
 
 # %%
-# What it cannot see: the f-string (the message is an ordinary string by the
-# time JAX gets it), and a ``pure_callback`` whose result is used but whose
-# function has a side effect anyway, which ``vmap`` may run once per example.
+# It sees the f-string by what the compiled program prints: a tracer, on
+# every call (``"trace-time-print"``). What it cannot see: a
+# ``pure_callback`` whose result is used but whose function has a side
+# effect anyway, which ``vmap`` may run once per example.
 
 report = jaxpurity.check_pure(show, 1.0)
 print(report)
-assert report.ok, report
+assert [p.kind for p in report.problems] == ["trace-time-print"], report
 
 # %%
 # Ask jaxpurity.explain
