@@ -397,6 +397,26 @@ def test_check_pure_reports_the_users_own_error_while_traced_and_leaves_state() 
     assert saved == []  # what the failed trace stored is put back
 
 
+def test_an_unexpected_tracer_error_while_traced_is_a_leaked_tracer_problem() -> None:
+    def f(x: jax.Array) -> jax.Array:
+        kept = None
+
+        def g(y: jax.Array) -> jax.Array:
+            nonlocal kept
+            kept = y  # jax-ml/jax#2048: the jvp tracer escapes its transformation
+            return y * 2
+
+        jax.jvp(g, (x,), (x,))
+        return kept + x  # used after jvp ended
+
+    with pytest.raises(jax.errors.UnexpectedTracerError):
+        jax.jit(f)(jnp.float32(1.0))  # plain JAX
+    # 0.4.35 raises while check_pure traces (a trace-error of kind leaked-tracer); 0.12.0.1
+    # raises later, and the watched trace finds the leak: a leaked tracer either way
+    kinds = [p.kind for p in jaxpurity.check_pure(f, jnp.float32(1.0)).problems]
+    assert "leaked-tracer" in kinds and "trace-error" not in kinds, kinds
+
+
 def test_check_pure_reads_a_returned_leaked_tracer_as_an_outcome_not_a_crash() -> None:
     cache: dict[str, Any] = {}
 

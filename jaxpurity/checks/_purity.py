@@ -103,7 +103,7 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     * ``"trace-error"``: ``fn`` raised while it was traced, as ``jax.jit(fn)``
       would (a ``TracerBoolConversionError``, say): nothing else can be
       checked until it traces; the page is the one :func:`jaxpurity.explain`
-      gives the error.
+      gives the error (``"leaked-tracer"`` for JAX's UnexpectedTracerError).
 
     It warns (:attr:`PurityReport.warnings`) about what goes wrong once
     something changes: a global, closure variable or environment variable
