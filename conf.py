@@ -38,6 +38,8 @@ copyright = "2026, the jaxpurity team"
 release = jaxpurity.__version__
 
 extensions = [
+    # docs/sphinxext/collector.py first: it sets Python's cycle collector for the whole build.
+    "collector",
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
@@ -53,6 +55,7 @@ extensions = [
     "page_order",
     "search_ranking",
     "thumbnails",
+    "unchanged_rebuild",
     "version_banner",
 ]
 

@@ -175,6 +175,7 @@ def _lint(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             ignore=args.ignore,
             wrappers=args.wrappers,
             config=not args.no_config,
+            progress=args.format == "text" and sys.stderr.isatty(),
         )
     except (FileNotFoundError, ValueError) as error:
         parser.error(f"lint: {error}")

@@ -13,6 +13,7 @@ from error_index import (
     PLACEHOLDERS,
     error_index,
     headline,
+    index_path,
     log_caught_errors,
     normalise,
     oldest_record,
@@ -213,3 +214,10 @@ def test_the_chinese_edition_writes_the_index_in_chinese_and_keeps_the_messages(
     assert code
     assert all(line in chinese.splitlines() for line in code)  # JAX's words stay English
     assert "Explained on" not in chinese
+
+
+def test_each_edition_reads_the_error_index_in_its_own_file(tmp_path):
+    # The Chinese build includes its own file in place of the English one, so that a build of
+    # one edition leaves the file the other reads as it was.
+    assert index_path(tmp_path) == tmp_path / "examples" / "error_index.rst.inc"
+    assert index_path(tmp_path, "zh_CN") == tmp_path / "examples" / "error_index.zh_CN.rst.inc"

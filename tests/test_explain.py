@@ -743,6 +743,23 @@ def test_every_other_page_is_a_page_that_is_not_the_entrys_own() -> None:
         assert len(set(known.see_also)) == len(known.see_also), known.scenario
 
 
+def test_what_explain_says_agrees_with_the_pages_it_links() -> None:
+    from jaxpurity.explainer.known_errors import KNOWN_ERRORS
+
+    # The state fix unpacks a step's results in the order the pages' pure_step returns them.
+    counter_page = (ROOT / "gallery" / "state_and_leaks" / "global_counter.py").read_text()
+    unpacked = {m for k in KNOWN_ERRORS for m in re.findall(r"`(.{1,20}) = step\(count", k.fix)}
+    assert unpacked == {"y, count"}, unpacked
+    assert "y, count = pure_step(count, x)" in counter_page
+    # shard_map traces once, for all devices, as the devices page shows.
+    devices_page = (
+        ROOT / "gallery" / "side_effects" / "side_effects_across_devices.py"
+    ).read_text()
+    traces = [k.cause for k in KNOWN_ERRORS if "pmap trace the function" in k.cause]
+    assert traces and all("once, for all devices" in cause for cause in traces), traces
+    assert "traces the function once, for all devices" in devices_page
+
+
 SECTION_MODULES = ["state_and_leaks", "control_flow", "gradients", "side_effects", "compiled_code"]
 
 

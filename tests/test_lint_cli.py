@@ -205,3 +205,26 @@ def test_the_pre_commit_hook_runs_the_console_script_on_python_files():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["scripts"][script] == "jaxpurity.__main__:console"
     assert command == "lint"
+
+
+@pytest.mark.parametrize(("format", "shown"), [("text", True), ("json", False), ("sarif", False)])
+def test_progress_shows_on_a_terminal_in_text_only(tmp_path, capsys, monkeypatch, format, shown):
+    from jaxpurity.linter import _run
+
+    monkeypatch.setattr(_run, "PROGRESS_FROM", 2)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    for i in range(3):
+        (tmp_path / f"m{i}.py").write_text(CLEAN, encoding="utf-8")
+    status, _, err = run(["lint", "--no-config", "--format", format, str(tmp_path)], capsys)
+    assert status == 0 and ("3/3 files" in err) == shown
+
+
+def test_no_progress_when_standard_error_is_not_a_terminal(tmp_path, capsys, monkeypatch):
+    from jaxpurity.linter import _run
+
+    monkeypatch.setattr(_run, "PROGRESS_FROM", 2)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    for i in range(3):
+        (tmp_path / f"m{i}.py").write_text(CLEAN, encoding="utf-8")
+    _, _, err = run(["lint", "--no-config", str(tmp_path)], capsys)
+    assert err == "jaxpurity lint: no findings in 3 file(s)\n"

@@ -48,6 +48,12 @@ ON_PURPOSE = {
     "show one trace for every trip count",
     ("static_arguments", "The fix: ``static_argnames``", "JP211"): "the page shows, caught by "
     "jaxpurity.raises, that a list as a static argument raises ValueError",
+    # Where a fix breaks under a transformation, its page shows the break, caught, and the fix
+    # that holds there (tests/test_fixes_hold.py checks both).
+    ("frozen_randomness", "The fix: explicit ``jax.random`` keys", "JP122"): "the page maps "
+    "over rows with one key held fixed, to show that every row draws the same noise",
+    ("leak_from_loop_body", "Fix 2: put what you need in the carry", "JP303"): "the page shows, "
+    "caught by jaxpurity.raises, that grad refuses the while_loop, and links the fix",
 }
 
 TOPICS = [(section.folder, topic) for section in SECTIONS for topic in section.topics]

@@ -59,6 +59,11 @@ def test_every_rule_has_a_fixture_whose_cases_find_it():
         assert any(code == each.code for case in own for _, code in expected(case.source)), each
 
 
+def test_every_rule_has_a_look_alike_in_its_fixture():
+    with_look_alike = {case.rule for case in FINE.values()}
+    assert [r.code for r in RULES if r.code not in with_look_alike] == []
+
+
 def test_every_rule_links_a_page_of_the_table_and_says_what_it_cannot_see():
     for each in RULES:
         assert each.topic in PAGES, each

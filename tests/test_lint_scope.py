@@ -361,7 +361,7 @@ def test_every_transformation_of_the_table_is_one_the_rules_know():
         "transform",
     }
     assert all(
-        t.seeds in ("all", "none", "static", "pmap", "in_axes", "argnums")
+        t.seeds in ("all", "none", "static", "pmap", "in_axes", "in_specs", "argnums")
         for t in TRANSFORMS.values()
     )
 

@@ -22,6 +22,19 @@ def test_every_page_in_the_table_has_a_gallery_script(topic):
     assert (ROOT / script(topic)).is_file()
 
 
+#: A page holds one idea, in about ten screens (house style; issue 26 cut 167-491 to this).
+MAX_SCRIPT_LINES = 330
+
+
+@pytest.mark.parametrize("topic", sorted(PAGES))
+def test_every_page_script_is_at_most_330_lines(topic):
+    lines = len((ROOT / script(topic)).read_text().splitlines())
+    assert lines <= MAX_SCRIPT_LINES, (
+        f"{script(topic)} has {lines} lines: cut it to {MAX_SCRIPT_LINES} (link another page "
+        "rather than repeat its demo)"
+    )
+
+
 def test_every_section_is_a_gallery_folder_and_no_topic_is_in_two():
     folders = sorted(p.name for p in (ROOT / "gallery").iterdir() if p.is_dir())
     assert sorted(s.folder for s in SECTIONS) == folders

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import jax
 import pytest
-from search_ranking import ERROR_INDEX, SCORER, captured_wordings, keywords, phrases, use_scorer
+from search_ranking import (
+    ERROR_INDEX,
+    SCORER,
+    captured_wordings,
+    frozen_index_entries,
+    keywords,
+    phrases,
+    use_scorer,
+)
 from sphinx.application import Sphinx
 
 from jaxpurity._pages import page
@@ -121,3 +129,23 @@ def test_a_build_puts_the_entries_in_the_search_index_and_keeps_them_when_rebuil
     again = _build(src, out)
     assert again["indexentries"] == first["indexentries"]
     assert "Scorer.score =" in (out / "_static" / "language_data.js").read_text()
+
+
+def test_index_entries_read_back_from_a_written_search_index_as_sphinx_holds_them():
+    # What an incremental build puts back for the documents it did not rewrite
+    # (sphinx-doc/sphinx#12599): each document's entries, in Sphinx's own form.
+    written = {
+        "docnames": ["errors", "examples/state_and_leaks/global_counter"],
+        "indexentries": {
+            "unexpectedtracererror": [[1, "", 1], [0, "", 0]],
+            "leaked tracer": [[1, "", 0]],
+        },
+    }
+    assert frozen_index_entries(written) == {
+        "examples/state_and_leaks/global_counter": [
+            ("unexpectedtracererror", "", "main"),
+            ("leaked tracer", "", ""),
+        ],
+        "errors": [("unexpectedtracererror", "", "")],
+    }
+    assert frozen_index_entries({"docnames": []}) == {}

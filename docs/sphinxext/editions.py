@@ -15,7 +15,8 @@ one per page). This extension:
   writes as raw HTML, out of the catalogs' reach) the titles and intros of
   their pages' translations;
 - in the Chinese edition, splits the Chinese words of a search query as the
-  index holds them (``_static/chinese_search.js``);
+  index holds them (``_static/chinese_search.js``), and loads jieba's dictionary
+  for the index only when a page is indexed (:class:`ChineseSearch`);
 - gives every page's template what the language switcher needs
   (``docs/_templates/sidebar/languages.html``): the other edition's copy of
   the same page, as a relative link, so that it works offline and on any
@@ -32,12 +33,14 @@ import html
 import os
 import posixpath
 import re
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
 from docutils.transforms import Transform
 from sphinx.application import Sphinx
 from sphinx.locale import init as init_locale
+from sphinx.search.zh import JIEBA_DEFAULT_DICT, SearchChinese, jieba_load_userdict
 from sphinx.util.i18n import docname_to_domain
 
 from jaxpurity._languages import EDITIONS
@@ -185,6 +188,27 @@ def _translate_thumbnails(
     context["body"] = _THUMBNAIL.sub(translated, context["body"])
 
 
+class ChineseSearch(SearchChinese):
+    """Sphinx's Chinese search, which loads jieba's dictionary when it first splits a text.
+
+    Sphinx loads it (``jieba.load_userdict``, 349,000 words) as its search index starts,
+    even when the build indexes no page: two thirds of an unchanged rebuild of the
+    Chinese edition. The index holds the same words, since the same dictionary is loaded
+    once before the first page is split.
+    """
+
+    def __init__(self, options: dict[str, str]) -> None:
+        self._dictionary = options.get("dict", JIEBA_DEFAULT_DICT)
+        super().__init__({**options, "dict": ""})
+
+    def split(self, input: str) -> list[str]:
+        if self._dictionary:
+            dictionary, self._dictionary = self._dictionary, ""
+            if Path(dictionary).is_file():
+                jieba_load_userdict(str(dictionary))
+        return super().split(input)
+
+
 def _add_chinese_search(app: Sphinx) -> None:
     if language_of(app) == "zh_CN":
         app.add_js_file("chinese_search.js")
@@ -192,6 +216,7 @@ def _add_chinese_search(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(KeepOutOfCatalogs)
+    app.add_search_language(ChineseSearch)
     app.connect("builder-inited", _add_chinese_search)
     app.connect("html-page-context", _other_editions)
     app.connect("html-page-context", _translate_thumbnails)

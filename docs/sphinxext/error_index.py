@@ -7,7 +7,12 @@ After the examples have run, :func:`write_error_index` reads the logs back
 and writes ``examples/error_index.rst.inc``, which ``errors.rst`` includes:
 a section per exception class, JAX's and jaxpurity's apart, with one entry
 per kind of message (its :func:`headline`, the shapes, numbers and names that
-vary from one call to the next replaced by placeholders).
+vary from one call to the next replaced by placeholders). It writes each
+edition's words into a file of its own (``error_index.zh_CN.rst.inc`` for the
+Chinese), in every build, and the Chinese edition reads its file in place of
+the English one (:func:`read_edition_index`): a build of one edition then
+leaves the file the other edition reads as it was, and a rebuild with nothing
+changed reads ``errors.rst`` again in neither.
 
 The build fails when the index and :func:`jaxpurity.explain` disagree: the
 page ``explain`` names for a captured error must itself show that kind of
@@ -31,7 +36,7 @@ from sphinx.errors import ExtensionError
 
 import jaxpurity
 from jaxpurity._capture import CAUGHT_LOG_ENV, read_caught
-from jaxpurity._languages import translate
+from jaxpurity._languages import EDITIONS, translate
 from jaxpurity._pages import PAGES, page, script, topic_of
 
 
@@ -518,19 +523,41 @@ def rst(index: dict[str, dict[str, list[Entry]]], lang: str = "en") -> str:
     return "\n".join(lines)
 
 
+def index_path(srcdir: str | os.PathLike[str], lang: str = "en") -> Path:
+    """The file that holds the error index in ``lang``: the one ``errors.rst`` includes for
+    English, ``examples/error_index.<lang>.rst.inc`` for another edition."""
+    name = "error_index.rst.inc" if lang == "en" else f"error_index.{lang}.rst.inc"
+    return Path(srcdir) / "examples" / name
+
+
 def write_error_index(app: Sphinx) -> None:
-    """Write ``examples/error_index.rst.inc`` from the captured errors, in the edition's words."""
+    """Write the error index from the captured errors, in the words of every edition."""
     newest = read_caught(_captured_dir(app.srcdir))
-    text = rst(error_index(newest, oldest_record(app.srcdir)), language_of(app))
-    path = Path(app.srcdir) / "examples" / "error_index.rst.inc"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Rewrite only on change, so that an unchanged rebuild does not re-read errors.rst.
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)
+    index = error_index(newest, oldest_record(app.srcdir))
+    for lang in EDITIONS:
+        path = index_path(app.srcdir, lang)
+        text = rst(index, lang)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Rewrite only on change, so that an unchanged rebuild does not re-read errors.rst.
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+
+
+def read_edition_index(
+    app: Sphinx, relative_path: Path, parent_docname: str, content: list[str]
+) -> None:
+    """In an edition other than English, include its own error index in place of the English."""
+    lang = language_of(app)
+    if lang == "en" or Path(app.srcdir, relative_path) != index_path(app.srcdir):
+        return
+    own = index_path(app.srcdir, lang)
+    app.env.note_dependency(own)
+    content[0] = own.read_text(encoding="utf-8")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     # After sphinx-gallery (priority 500) has run the examples.
     app.connect("builder-inited", write_error_index, priority=600)
+    app.connect("include-read", read_edition_index)
     app.add_css_file("error_index.css")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -95,15 +95,21 @@ def knowledge(lang: str = "en") -> dict[str, Any]:
 
 
 def write_knowledge(app: Sphinx) -> None:
-    """Write ``_static/known_errors.js`` into the build (after the static files are copied)."""
-    static = Path(app.outdir) / "_static"
-    static.mkdir(parents=True, exist_ok=True)
-    text = (
+    """Write ``_static/known_errors.js`` into the build, only where its text changed.
+
+    Before any page is written: each page links the script with its checksum
+    (``known_errors.js?v=...``), which Sphinx reads from the file, so a page written
+    before it existed would link it without one, and differ from the same page rebuilt.
+    """
+    path = Path(app.outdir) / "_static" / "known_errors.js"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = (
         "window.JAXPURITY_KNOWLEDGE = "
         + json.dumps(knowledge(language_of(app)), indent=1, ensure_ascii=False)
         + ";\n"
-    )
-    (static / "known_errors.js").write_text(text, encoding="utf-8")
+    ).encode("utf-8")
+    if not path.is_file() or path.read_bytes() != data:
+        path.write_bytes(data)
 
 
 class ExplainBox(Directive):
@@ -124,8 +130,8 @@ class ExplainBox(Directive):
         return [nodes.raw("", box, format="html")]
 
 
-def _on_build_finished(app: Sphinx, exception: Exception | None) -> None:
-    if exception is None and app.builder.format == "html":
+def _on_builder_inited(app: Sphinx) -> None:
+    if app.builder.format == "html":
         write_knowledge(app)
 
 
@@ -133,5 +139,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("explain-box", ExplainBox)
     app.add_js_file("known_errors.js")
     app.add_js_file("explain_box.js")
-    app.connect("build-finished", _on_build_finished)
+    app.connect("builder-inited", _on_builder_inited)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

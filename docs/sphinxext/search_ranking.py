@@ -15,9 +15,11 @@ before the page that explains it. This extension gives the search what
   page explains (``explain`` does not recognise it alone) has its main entry on
   the error index. The entries have no target of their own: a hit links to the
   page, and the search merges it with the page's own text hit. The general
-  index (``genindex.html``) lists them too. Every document with index entries
-  is re-read on each build: Sphinx keeps the search's index entries only for
-  the documents it rewrites.
+  index (``genindex.html``) lists them too. A document is read again only when
+  its entries change. Sphinx keeps the search's index entries only for the
+  documents it rewrites (sphinx-doc/sphinx#12599, open in Sphinx 9.1), so
+  :func:`keep_unwritten_entries` puts back, from the last build's search index,
+  those of the documents that a build did not rewrite.
 * **A scorer**, ``docs/_static/search_scorer.js`` (``html_search_scorer``, set
   here unless ``conf.py`` sets it): a page whose index entry begins with the
   query ranks by how much of the entry the query covers, its main entry above
@@ -41,6 +43,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
+from sphinx.search import js_index
 from sphinx.transforms import SphinxTransform
 
 import jaxpurity
@@ -126,20 +129,75 @@ class AddSearchKeywords(SphinxTransform):
             section.insert(1, index_node(entries))  # after the section's title
 
 
-def reread_indexed(
+def reread_changed(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
-    """Work out this build's keywords; re-read every document that has index entries, or will.
+    """Work out this build's keywords; read again each document whose keywords changed.
 
-    Sphinx leaves out of ``searchindex.js`` the index entries of each document
-    it does not rewrite (sphinx-doc/sphinx#12599, open in Sphinx 9.0), so an
-    incremental build would lose them; a document that is re-read is rewritten.
-    This also re-reads a document whose keywords changed with the table.
+    The keywords come from the table of known errors and from what the gallery caught, so
+    they can change while no document does. The last build's are kept in the environment.
     """
     captured = read_caught(_captured_dir(app.srcdir))
-    env.jaxpurity_search_keywords = keywords(captured)  # type: ignore[attr-defined]
-    indexed = {doc for doc, entries in env.get_domain("index").entries.items() if entries}
-    return sorted(indexed | set(env.jaxpurity_search_keywords))  # type: ignore[attr-defined]
+    before = getattr(env, "jaxpurity_search_keywords", None)
+    now = keywords(captured)
+    env.jaxpurity_search_keywords = now  # type: ignore[attr-defined]
+    if before is None:  # an environment built without this extension: every document
+        return sorted(env.found_docs)
+    return sorted(doc for doc in before.keys() | now.keys() if before.get(doc) != now.get(doc))
+
+
+def _start_writing(app: Sphinx, builder: Any) -> None:
+    builder.jaxpurity_written = set()
+
+
+def _written(app: Sphinx, pagename: str, templatename: str, context: Any, doctree: Any) -> None:
+    if doctree is not None:  # a document's page, not genindex or search
+        app.builder.jaxpurity_written.add(pagename)  # type: ignore[attr-defined]
+
+
+def frozen_index_entries(index: Mapping[str, Any]) -> dict[str, list[tuple[str, str, str]]]:
+    """The index entries of a written search index (``searchindex.js``'s data), by document.
+
+    In the form Sphinx holds them while it builds (``(entry, target id, "main" or "")``),
+    each document's in the order the index lists them. The index holds each entry in lower
+    case, as Sphinx writes it from any case, so that it is written again the same.
+    """
+    entries: dict[str, list[tuple[str, str, str]]] = {}
+    for entry, places in index.get("indexentries", {}).items():
+        for doc, target, main in places:
+            entries.setdefault(index["docnames"][doc], []).append(
+                (entry, target, "main" if main else "")
+            )
+    return entries
+
+
+def keep_unwritten_entries(app: Sphinx) -> list[Any]:
+    """Before Sphinx writes the search index: give each document that this build did not
+    rewrite its index entries from the last build's index, and order all by document.
+
+    Sphinx puts in ``searchindex.js`` the index entries of the documents it wrote in this
+    build only (sphinx-doc/sphinx#12599). The last build's index is still on disk here
+    (``html-collect-pages`` comes before Sphinx writes it), so each unwritten document gets
+    back what it had there; in the order of the documents' names, the index comes out the
+    same whichever documents a build rewrote.
+    """
+    indexer = getattr(app.builder, "indexer", None)
+    if indexer is None:
+        return []
+    written = getattr(app.builder, "jaxpurity_written", set())
+    path = Path(app.outdir) / app.builder.searchindex_filename  # type: ignore[attr-defined]
+    try:
+        last = frozen_index_entries(js_index.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        last = {}
+    entries = indexer._index_entries
+    kept = {
+        doc: entries.get(doc, []) if doc in written else last.get(doc, [])
+        for doc in sorted(app.env.all_docs)
+    }
+    entries.clear()
+    entries.update({doc: found for doc, found in kept.items() if found})
+    return []
 
 
 def use_scorer(app: Sphinx, config: Config) -> None:
@@ -150,6 +208,11 @@ def use_scorer(app: Sphinx, config: Config) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", use_scorer)
-    app.connect("env-get-outdated", reread_indexed)
+    app.connect("env-get-outdated", reread_changed)
+    app.connect("write-started", _start_writing)
+    app.connect("html-page-context", _written)
+    # After the documents are written and before the search index is (html-collect-pages
+    # is emitted in between).
+    app.connect("html-collect-pages", keep_unwritten_entries)
     app.add_transform(AddSearchKeywords)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -32,9 +32,6 @@ from typing import Any
 from docutils import nodes
 from editions import from_catalog
 from error_index import _captured_dir
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from PIL import Image
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
@@ -96,7 +93,7 @@ def _wrap(text: str, width: int, lines: int) -> list[str]:
     return wrapped
 
 
-def _fit_text(fig: Figure, renderer: Any, y: float, text: str, px: float, **style: Any) -> Any:
+def _fit_text(fig: Any, renderer: Any, y: float, text: str, px: float, **style: Any) -> Any:
     """Draw ``text`` centred at height ``y`` (0 to 1), shrinking it until it fits the width."""
     width = SIZE[0] - 2 * _PAD
     while True:
@@ -112,6 +109,11 @@ def draw(card: Card) -> bytes:
 
     The same card gives the same bytes, so that an unchanged page rewrites nothing.
     """
+    # Here, not at the top: a build that draws nothing need not import matplotlib.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from PIL import Image
+
     fig = Figure(figsize=(SIZE[0] / _DPI, SIZE[1] / _DPI), dpi=_DPI, facecolor=_BACKGROUND)
     canvas = FigureCanvasAgg(fig)
     renderer = canvas.get_renderer()
@@ -159,15 +161,25 @@ def cards(gallery_conf: dict[str, Any]) -> dict[str, Card]:
 
 
 def write_thumbnails(app: Sphinx) -> None:
-    """Draw each page's card over the thumbnail sphinx-gallery wrote (only where it changed)."""
+    """Draw each page's card over the thumbnail sphinx-gallery wrote (only where it changed).
+
+    A card that the last build drew the same, and whose file still holds what it drew, is
+    not drawn again: the environment keeps each card with its picture.
+    """
     gallery_conf = app.config.sphinx_gallery_conf
     found = cards(gallery_conf)
+    last: dict[str, tuple[Card, bytes]] = getattr(app.env, "jaxpurity_thumbnails", {})
+    drawn = {}
     for topic, card in found.items():
         path = thumbnail_path(app.srcdir, gallery_conf["gallery_dirs"], topic)
-        png = draw(card)
-        if not path.is_file() or path.read_bytes() != png:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(png)
+        last_card, png = last.get(topic, (None, b""))
+        if last_card != card or not path.is_file() or path.read_bytes() != png:
+            png = draw(card)
+            if not path.is_file() or path.read_bytes() != png:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(png)
+        drawn[topic] = (card, png)
+    app.env.jaxpurity_thumbnails = drawn  # type: ignore[attr-defined]
     alts = {topic: card.alt for topic, card in found.items()}
     app.env.jaxpurity_thumbnail_alts_changed = (
         getattr(app.env, "jaxpurity_thumbnail_alts", None) != alts

@@ -295,3 +295,14 @@ assert explanation.topic == "retracing_storms", explanation
 
 print(jaxpurity.explain(retrace.value).page)
 assert jaxpurity.explain(retrace.value).topic == "retracing_storms"
+
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "sgd_step_jit": {"args": (jnp.ones(3), jnp.full(3, 0.5), 0.1)},
+    "static_lr": {"args": (jnp.ones(3), jnp.full(3, 0.5)), "static": {"lr": 0.1}},
+    "step": "the counted sgd_step that the fixes jit: counting is no fix",
+    "scale": "the diagnostic: it raises on its second trace, as the page shows",
+    "scale_jit": "the diagnostic, jitted",
+}
+# sphinx_gallery_end_ignore

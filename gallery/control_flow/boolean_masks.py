@@ -49,7 +49,7 @@ assert where_positive(readings).tolist() == [0, 2, 4]
 # Under ``jit`` the mask ``x > 0`` is a tracer, and JAX refuses to index with
 # it.
 
-with jaxpurity.raises(jax.errors.NonConcreteBooleanIndexError, match=r"must be concrete") as info:
+with jaxpurity.raises(jax.errors.NonConcreteBooleanIndexError, match=r"must be concrete"):
     jax.jit(mean_of_positive)(readings)
 
 # %%
@@ -252,14 +252,21 @@ truncated = jnp.nonzero(readings > 0, size=2)[0]
 print("size=2 keeps:", truncated.tolist())
 assert truncated.tolist() == [0, 2]
 
-# %%
-# Ask jaxpurity.explain
-# ---------------------
-#
-# Given the ``NonConcreteBooleanIndexError`` caught at the top of the page
-# (kept with ``as info``), :func:`jaxpurity.explain` says what usually causes
-# it and how to fix it, and names the page about it (this one):
-
-explanation = jaxpurity.explain(info.value)
-print(explanation)
-assert explanation.topic == "boolean_masks", explanation
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "mean_of_positive_fixed": {"args": (readings,)},
+    "clip_negative": {"args": (readings,)},
+    "root_mean_indexed": "the boolean index, without jit: the gradient to match",
+    "root_mean_masked": {
+        "args": (readings,),
+        "breaks": {"grad": ("differs", "", "root_mean_safe")},
+    },
+    "root_mean_safe": {"args": (readings,)},
+    "where_positive_fixed": {
+        "args": (readings,),
+        "not": {"grad": "it returns int32 positions: nothing to differentiate"},
+    },
+    "positive_values": {"args": (readings,)},
+}
+# sphinx_gallery_end_ignore

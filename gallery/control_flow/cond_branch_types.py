@@ -6,11 +6,9 @@ Both branches of :func:`jax.lax.cond` look right on their own, yet the call
 raises ``TypeError``: the branches return a different shape, a different
 dtype or a different pytree structure. This page shows the real
 ``TypeError`` for each of the three, the one case where mismatched types are
-accepted (weak types, which still change the result's type), the fixes
-(``jnp.ones_like``, ``broadcast_to``, ``astype``, one structure for both
-branches), what happens to ``cond`` under :func:`jax.vmap` (both branches
-run), the same rule and error for :func:`jax.lax.switch`, and what
-:func:`jaxpurity.cond` adds to JAX's own message on old and new JAX.
+accepted (weak types, which still change the result's type), the fixes, what
+happens to ``cond`` under :func:`jax.vmap` (both branches run), the same
+rule for :func:`jax.lax.switch`, and what :func:`jaxpurity.cond` adds.
 """
 
 # %%
@@ -44,7 +42,7 @@ def normalize(x):
 # The call fails before anything runs. The message names both branches and
 # gives the type of each output: an array of three floats against a scalar.
 
-with jaxpurity.raises(TypeError, match=r"(?s)output.*float32\[3\].*float32\[\]") as shape_error:
+with jaxpurity.raises(TypeError, match=r"(?s)output.*float32\[3\].*float32\[\]"):
     normalize(x)
 
 # %%
@@ -98,23 +96,22 @@ with jaxpurity.raises(TypeError, match="same pytree structure|same type structur
 # A Python float is *weakly typed*: it is ``float32`` but gives way to the
 # other operand's dtype in arithmetic. ``cond`` accepts a weak ``float32``
 # against a normal ``float32``, so ``0.0`` works where ``0`` failed.
+#
+# The catch: the result's type is taken from one branch, ``false_fun`` (the
+# second function), whichever branch runs. Here that is the weak ``0.0``, so
+# the result is weakly typed, though the branch that ran returned a plain
+# ``float32``; with the branches swapped (and the predicate negated) it is
+# not. A weak result gives way to other dtypes: added to a ``float16`` it
+# becomes ``float16``, where the other stays ``float32``.
 
 sum_or_zero = lax.cond(jnp.all(x >= 0), lambda x: x.sum(), lambda x: 0.0, x)
-print("value:", float(sum_or_zero), "dtype:", sum_or_zero.dtype, "weak:", sum_or_zero.weak_type)
-assert float(sum_or_zero) == 8.0 and sum_or_zero.dtype == jnp.float32
-
-# %%
-# The output shows the catch: the result is weakly typed even though the
-# branch that ran returned a plain ``float32``. It now gives way to other
-# dtypes: added to a ``float16`` it becomes ``float16``, where the plain sum
-# stays ``float32``.
-
+swapped = lax.cond(jnp.any(x < 0), lambda x: 0.0, lambda x: x.sum(), x)
 half = jnp.float16(1.0)
-print("cond result + float16:", (sum_or_zero + half).dtype)
-print("x.sum()     + float16:", (x.sum() + half).dtype)
-assert sum_or_zero.weak_type
-assert (sum_or_zero + half).dtype == jnp.float16
-assert (x.sum() + half).dtype == jnp.float32
+print("0.0 as false_fun: weak", sum_or_zero.weak_type, "| + float16:", (sum_or_zero + half).dtype)
+print("0.0 as true_fun:  weak", swapped.weak_type, "| + float16:", (swapped + half).dtype)
+assert sum_or_zero.weak_type and (sum_or_zero + half).dtype == jnp.float16
+assert not swapped.weak_type and (swapped + half).dtype == jnp.float32
+assert float(swapped) == float(sum_or_zero) == 8.0
 
 # %%
 # The weak type forgives only the *weak* flag, not the dtype: ``0.0`` is a
@@ -131,8 +128,8 @@ with jaxpurity.raises(TypeError, match=r"(?s)output.*float16"):
 # Make the placeholder with the input's shape and dtype. For ``normalize`` a
 # uniform vector is a sensible answer when the total is zero, and
 # :func:`jax.numpy.ones_like` gives it the right shape and dtype by
-# construction. For a constant fill value, :func:`jax.numpy.broadcast_to`
-# does the same.
+# construction (as :func:`jax.numpy.full_like` does for a constant fill
+# value).
 
 
 @jax.jit
@@ -141,20 +138,11 @@ def normalize(x):
     return lax.cond(total > 0, lambda x: x / total, lambda x: jnp.ones_like(x) / x.size, x)
 
 
-@jax.jit
-def normalize_or_fill(x):
-    total = x.sum()
-    fill = jnp.asarray(-1.0, x.dtype)
-    return lax.cond(total > 0, lambda x: x / total, lambda x: jnp.broadcast_to(fill, x.shape), x)
-
-
 zeros = jnp.zeros(3)
-print("normalize(x):         ", normalize(x).tolist())
-print("normalize(zeros):     ", [round(v, 4) for v in normalize(zeros).tolist()])
-print("normalize_or_fill(0s):", normalize_or_fill(zeros).tolist())
+print("normalize(x):    ", normalize(x).tolist())
+print("normalize(zeros):", [round(v, 4) for v in normalize(zeros).tolist()])
 assert normalize(x).tolist() == [0.125, 0.375, 0.5]
 assert jnp.allclose(normalize(zeros), 1 / 3)
-assert normalize_or_fill(zeros).tolist() == [-1.0, -1.0, -1.0]
 
 # %%
 # For the dtype, create the fallback in the input's dtype, or cast a value
@@ -310,80 +298,9 @@ with jaxpurity.raises(jaxpurity.TypeMismatchError, match="zeros_like"):
     normalize_checked(x)
 
 # %%
-# JAX's own message, beside it
-# ----------------------------
-#
-# How much of that is news depends on the JAX version. Take branches that
-# return a dict and differ in one leaf, ``"total"``, and ask both: JAX
-# first, then jaxpurity.
-
-
-def with_total(x):
-    return {"weights": x / x.sum(), "total": x.sum()}
-
-
-def without_total(x):
-    return {"weights": jnp.ones_like(x) / x.size, "total": 0}
-
-
-with jaxpurity.raises(TypeError, match="total") as lax_error:
-    lax.cond(x.sum() > 0, with_total, without_total, x)
-
-# %%
-
-with jaxpurity.raises(jaxpurity.TypeMismatchError, match=r"\['total'\]") as checked_error:
-    jaxpurity.cond(x.sum() > 0, with_total, without_total, x)
-
-# %%
-# From JAX 0.6.0 on (the release that brought this wording, by JAX's git
-# history), JAX's message names the leaf by its path, ``at path
-# ['total']``, and says whether the shapes or the dtypes differ. Older JAX
-# (0.4.35, the oldest that jaxpurity supports) prints the whole output tree
-# instead, with ``DIFFERENT`` before the leaf that differs. JAX's loop-carry
-# errors name the carry's part on every supported version
-# (``loop_carry[1]``, see :doc:`loop_carry_types`). This page was built
-# with:
-
-lax_message, checked_message = str(lax_error.value), str(checked_error.value)
-names_path = "at path ['total']" in lax_message
-print(f"JAX {jax.__version__}: JAX's message names the path: {names_path}")
-assert names_path == (jax.__version_info__ >= (0, 6, 0)), lax_message
-if not names_path:
-    assert "'total': 'DIFFERENT ShapedArray(float32[])" in lax_message, lax_message
-
-# %%
-# So on JAX 0.6 and newer, the path is not what jaxpurity adds. What it
-# adds, on every version, is first **the fix**: a "How to fix" line per
-# leaf, with the code to write (here ``jnp.asarray(x, jnp.float32)``),
-# where JAX asks you to "revise" the branches (0.6+) or says nothing
-# (0.4.35). Second, **weak types**: it marks a leaf that came from a Python
-# scalar (``weak: a Python scalar``) and tells you to give it a dtype. JAX
-# 0.6+ prints such a leaf as a plain ``int32[]``; 0.4.35 writes
-# ``weak_type=True``, without saying what it means.
-
-print("JAX says how to fix:      ", "How to fix" in lax_message)
-print("jaxpurity says how to fix:", "How to fix" in checked_message)
-assert "How to fix" not in lax_message
-assert "give it the dtype explicitly: jnp.asarray(x, jnp.float32)" in checked_message
-assert "weak: a Python scalar" in checked_message
-assert ("weak_type=True" in lax_message) == (not names_path), lax_message
-
-# %%
-# The weak mark matters most where a weak ``0.0`` meets a ``float16``
-# branch. JAX reports ``float16`` against ``float32``, and a reader looks
-# for a ``float32`` they never wrote; jaxpurity says it is the Python
-# scalar, and to write it as ``float16``.
-
-with jaxpurity.raises(TypeError, match="float16"):
-    lax.cond(True, lambda x: x.sum(), lambda x: 0.0, x16)
-
-# %%
-
-with jaxpurity.raises(jaxpurity.TypeMismatchError, match=r"jnp\.asarray\(x, jnp\.float16\)"):
-    jaxpurity.cond(True, lambda x: x.sum(), lambda x: 0.0, x16)
-
-# %%
-# Third, **like=**: a template (an array or :class:`jax.ShapeDtypeStruct`)
+# It names each differing leaf by its path and says what to write: for a
+# Python scalar, that it is weakly typed and should be given a dtype. It
+# also takes **like=**, a template (an array or :class:`jax.ShapeDtypeStruct`)
 # to convert every branch's output to, where nothing is lost. The scalar
 # ``0.0`` becomes a vector of ``x``'s shape and dtype, so the first
 # ``normalize`` works as written:
@@ -399,29 +316,15 @@ print("like=x:", normalize_like(x).tolist(), normalize_like(zeros).tolist())
 assert normalize_like(x).tolist() == [0.125, 0.375, 0.5]
 assert normalize_like(zeros).tolist() == [0.0, 0.0, 0.0]
 
-# %%
-# Last, **a float predicate is refused**: :func:`jax.lax.cond` takes any
-# nonzero float, ``nan`` included, as true, and jaxpurity asks for an
-# explicit comparison.
-
-nan = jnp.float32(jnp.nan)
-ran_true_fun = lax.cond(nan, lambda: True, lambda: False)
-print("lax.cond(nan, ...) ran true_fun:", bool(ran_true_fun))
-assert bool(ran_true_fun)
-
-# %%
-
-with jaxpurity.raises(TypeError, match="pred is float32"):
-    jaxpurity.cond(nan, lambda: True, lambda: False)
-
-# %%
-# Ask jaxpurity.explain
-# ---------------------
-#
-# :func:`jaxpurity.explain` takes the first error on this page, the one from
-# :func:`jax.lax.cond` itself, and says what usually causes it and where to
-# read more.
-
-explanation = jaxpurity.explain(shape_error.value)
-print(explanation)
-assert explanation.topic == "cond_branch_types", explanation
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "normalize": {"args": (x,)},
+    "sum_if_nonnegative": {"args": (x,)},
+    "normalize_with_total": {"args": (x,)},
+    "reduce": {"args": (1, x), "wrt": 1},
+    "count_positive": "a branch of reduce, the fix",
+    "normalize_checked": "raises jaxpurity's TypeMismatchError, on purpose: no fix",
+    "normalize_like": {"args": (x,)},
+}
+# sphinx_gallery_end_ignore

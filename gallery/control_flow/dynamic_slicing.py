@@ -8,7 +8,8 @@ or :func:`jax.vmap`. This page shows the error as each JAX version words it,
 why a fixed-size window is still possible, and the fixes:
 :func:`jax.lax.dynamic_slice` to read, :func:`jax.lax.dynamic_update_slice`
 to write, and gathers or masks from ``jax.numpy``. Each one treats an
-out-of-range start differently, and the page shows how.
+out-of-range start differently, and the page shows how (``x[jax.ds(i, k)]``
+too, which clamps only where ``i`` is traced).
 """
 
 # %%
@@ -42,7 +43,7 @@ print("without jit:", window(x, 2).tolist())
 # JAX 0.8.2 to 0.11 say "Slice entries must be static integers"; 0.12 says
 # the first again, and suggests ``jax.ds``.
 
-with jaxpurity.raises(IndexError, match=r"static start/stop/step|must be static integers") as info:
+with jaxpurity.raises(IndexError, match=r"static start/stop/step|must be static integers"):
     jax.jit(window)(x, 2)
 
 # %%
@@ -91,17 +92,6 @@ print("jit:", jax.jit(window_fixed)(x, 2).tolist())
 assert jax.jit(window_fixed)(x, 2).tolist() == window(x, 2).tolist() == [20.0, 30.0, 40.0]
 
 # %%
-# In JAX 0.9.1 and newer, ``x[jax.ds(i, k)]`` is the same thing written as
-# indexing (``jax.ds`` is a slice with a dynamic start and a static size).
-
-if HAS_DS:
-    by_ds = jax.jit(lambda x, i: x[jax.ds(i, 3)])(x, 2)
-    print("x[jax.ds(i, 3)]:", by_ds.tolist())
-    assert by_ds.tolist() == [20.0, 30.0, 40.0]
-else:
-    print(f"JAX {jax.__version__} has no jax.ds: use lax.dynamic_slice_in_dim(x, i, 3)")
-
-# %%
 # It works under ``vmap`` over the start, and under ``grad``, also when
 # ``grad`` is jitted and the start is traced:
 
@@ -126,6 +116,26 @@ clamped = window_fixed(x, 8)
 print("dynamic_slice at 8:", clamped.tolist(), " NumPy-style x[8:11]:", x[8:11].tolist())
 assert clamped.tolist() == [70.0, 80.0, 90.0]
 assert x[8:11].tolist() == [80.0, 90.0]
+
+# %%
+# In JAX 0.9.1 and newer, ``x[jax.ds(i, k)]`` writes a window as indexing
+# (``jax.ds`` is a slice with a start and a static size), and with a traced
+# ``i`` it is ``dynamic_slice``, clamped. With a Python int start (as
+# ``grad`` without ``jit`` leaves it, above), JAX 0.12 slices like
+# ``x[i:i + k]`` instead, so near the end it gives fewer values; JAX 0.10
+# clamped that too. The cell prints what this JAX does.
+
+INT_START_SLICES = HAS_DS and x[jax.ds(8, 3)].shape != (3,)
+if HAS_DS:
+    traced_start = jax.jit(lambda x, i: x[jax.ds(i, 3)])(x, 8)
+    python_start = x[jax.ds(8, 3)]
+    print("x[jax.ds(8, 3)], traced 8:", traced_start.tolist(), "| int 8:", python_start.tolist())
+    assert traced_start.tolist() == [70.0, 80.0, 90.0]
+    assert INT_START_SLICES == (python_start.tolist() == [80.0, 90.0])
+    if jax.__version_info__ >= (0, 12) or jax.__version_info__ < (0, 11):
+        assert INT_START_SLICES == (jax.__version_info__ >= (0, 12)), python_start
+else:
+    print(f"JAX {jax.__version__} has no jax.ds: use lax.dynamic_slice_in_dim(x, i, 3)")
 
 # %%
 # When the window must start exactly at ``i``, build its indices and gather
@@ -209,27 +219,23 @@ sums = jax.jit(jax.vmap(sum_first, in_axes=(None, 0)))(x, jnp.array([1, 3, 10]))
 print("sum of the first 1, 3, 10:", sums.tolist())
 assert sums.tolist() == [0.0, 30.0, 450.0]
 
-# %%
-# With jaxpurity
-# --------------
-#
-# The slice error is about shapes, not about impure code, so
-# :func:`jaxpurity.check_pure` has nothing to add: it reports JAX's error from
-# its first trace as a ``trace-error``, with this page. And it cannot see a
-# clamped start: the clamping is what ``dynamic_slice`` means, under jit and
-# without, so both runs agree.
-
-[slice_error] = jaxpurity.check_pure(window, x, 2).problems
-print(slice_error.kind, "->", slice_error.page)
-assert slice_error.kind == "trace-error" and "dynamic_slicing" in slice_error.page, slice_error
-fixed_report = jaxpurity.check_pure(window_fixed, x, 8)
-print("window_fixed at 8 is pure:", fixed_report.ok)
-assert fixed_report.ok, fixed_report
-
-# %%
-# :func:`jaxpurity.explain`, given the ``IndexError`` from the top of the page,
-# names this page:
-
-explanation = jaxpurity.explain(info.value)
-print(explanation)
-assert explanation.topic == "dynamic_slicing", explanation
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "window_fixed": {"args": (x, 8)},
+    "jax.ds": {
+        "fn": lambda x, i: x[jax.ds(i, 3)],
+        "args": (x, 8),
+        "needs": "jax.ds",
+        # where a Python int start slices, every transformation (a traced start) differs
+        "breaks": {
+            how: ("differs", "", "window_fixed") for how in ("jit", "nested", "grad", "vmap")
+        }
+        if INT_START_SLICES
+        else {},
+    },
+    "gathers": {"args": (x, 8)},
+    "write": {"args": (x, 8)},
+    "sum_first": {"args": (x, 3)},
+}
+# sphinx_gallery_end_ignore

@@ -117,9 +117,9 @@ with jaxpurity.raises(TypeError, match=r"must be a pair"):
 # The silent case: a Python ``0`` raises nothing
 # -----------------------------------------------
 #
-# Start the carry at a plain Python ``0`` and the checks above never fire,
-# whatever dtype the body returns. Here the body adds a float16 one, three
-# thousand times.
+# Start the carry at a plain Python ``0`` and the checks above do not fire
+# for a body that returns any other number type. Here the body adds a
+# float16 one, three thousand times.
 
 
 def add_half_precision_one(i, total):
@@ -159,10 +159,19 @@ assert float(int_then_half) == 1.5, int_then_half
 # A Python scalar such as ``0`` or ``0.5`` has no dtype of its own: JAX calls
 # it *weakly typed* and lets it take the dtype of whatever it meets. When the
 # only difference between the carry that went in and the one that came out is
-# a weakly typed leaf, the loop promotes that leaf to the body's dtype instead
-# of raising, and runs the whole loop in that dtype. That is how ``0`` turned
-# into a float16 accumulator above.
-#
+# a weakly typed leaf that JAX's type promotion lets become the body's dtype,
+# the loop promotes it instead of raising, and runs the whole loop in that
+# dtype. That is how ``0`` turned into a float16 accumulator above. A weak
+# ``0`` can become any int or float type, a weak ``0.0`` any float type, and
+# neither a ``bool``: a body that returns a ``bool`` from a ``0``, or an
+# ``int32`` from a ``0.0``, still raises.
+
+with jaxpurity.raises(TypeError, match=CARRY_MISMATCH):
+    lax.fori_loop(0, 3, lambda i, c: c > 0, 0)
+with jaxpurity.raises(TypeError, match=CARRY_MISMATCH):
+    lax.fori_loop(0, 3, lambda i, c: i, 0.0)
+
+# %%
 # The fix: give the carry its real type up front
 # ----------------------------------------------
 #
@@ -211,38 +220,16 @@ print("Collatz from 6:", sequence)
 assert sequence == [6, 3, 10, 5, 16, 8, 4, 2, 1], sequence
 
 # %%
-# A fixed size is a promise, and nothing checks it. From 27 the sequence has
-# 112 values, far more than 16 slots, and the loop still raises nothing: a
-# write past the end of a JAX array is dropped, not an error (out-of-bounds
-# updates are dropped by default), so ``history`` silently keeps the first 16
-# values while ``length`` counts on:
+# A fixed size is a promise that nothing checks. From 27 the sequence has
+# 112 values, and the loop raises nothing: a write past the end of a JAX
+# array is dropped (:doc:`inplace_updates`), so ``history`` keeps the first
+# 16 values while ``length`` counts on. Guard the loop's condition with the
+# buffer's size, ``(n != 1) & (length < MAX_STEPS)``, and check afterwards
+# whether ``n`` reached 1.
 
 n, history, length = collatz(jnp.int32(27))
 print("values counted:", int(length), "| slots:", MAX_STEPS, "| last slot:", int(history[-1]))
 assert int(length) == 112 and int(history[-1]) != 1, (length, history)
-
-# %%
-# Guard the loop with the buffer's size, so that it stops when the buffer is
-# full, and say whether it finished: here the caller sees that 16 slots were
-# not enough and can make the buffer bigger (or raise).
-
-
-def collatz_guarded(start):
-    def room_left(state):
-        n, _, length = state
-        return (n != 1) & (length < MAX_STEPS)
-
-    buffer = jnp.zeros(MAX_STEPS, dtype=start.dtype).at[0].set(start)
-    n, history, length = lax.while_loop(
-        room_left, collatz_step_fixed, (start, buffer, jnp.int32(1))
-    )
-    return history, length, n == 1
-
-
-for start in (6, 27):
-    history, length, finished = collatz_guarded(jnp.int32(start))
-    print(f"from {start}: {int(length)} values kept, finished: {bool(finished)}")
-assert not bool(collatz_guarded(jnp.int32(27))[2]) and bool(collatz_guarded(jnp.int32(6))[2])
 
 # %%
 # For ``scan``, return ``(new_carry, output)`` in that order, and build the
@@ -288,14 +275,27 @@ checked = jaxpurity.fori_loop(0, 3000, add_half_precision_one, jnp.asarray(0, jn
 print("dtype:", checked.dtype, " total:", float(checked))
 assert checked.dtype == total.dtype and float(checked) == float(total) == 3000.0
 
-# %%
-# Ask jaxpurity.explain
-# ---------------------
-#
-# Given the error caught at the top of the page (kept with ``as info``),
-# :func:`jaxpurity.explain` says what usually causes it and how to fix it,
-# and names the page about it (this one):
-
-explanation = jaxpurity.explain(info.value)
-print(explanation)
-assert explanation.topic == "loop_carry_types", explanation
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "ema_step": {
+        "fn": lambda avg: lax.fori_loop(1, 5, ema_step, avg),
+        "args": (jnp.float32(3.0),),
+    },
+    "add_half_precision_one": {
+        "fn": lambda total: lax.fori_loop(0, 3000, add_half_precision_one, total),
+        "args": (jnp.asarray(0, jnp.float32),),
+    },
+    "collatz_step_fixed": {
+        "fn": collatz,
+        "args": (jnp.int32(6),),
+        "not": {"grad": "a Collatz sequence is of ints: nothing to differentiate"},
+    },
+    "collatz": "fix 2's loop, run by collatz_step_fixed's entry",
+    "running_sum": {"fn": lambda rows: lax.scan(running_sum, jnp.zeros(3), rows), "args": (rows,)},
+    "jaxpurity.fori_loop": {
+        "fn": lambda total: jaxpurity.fori_loop(0, 3000, add_half_precision_one, total),
+        "args": (jnp.asarray(0, jnp.float32),),
+    },
+}
+# sphinx_gallery_end_ignore

@@ -9,14 +9,8 @@ raises ``TracerIntegerConversionError``, an ``if`` on a traced value raises
 ``TracerBoolConversionError``, and ``np.asarray`` on a traced value raises
 ``TracerArrayConversionError``. This page shows each one, why it happens,
 and the fixes: static arguments, :func:`jax.numpy.where` and
-:func:`jax.lax.cond`, :func:`jax.lax.fori_loop` and :func:`jax.lax.scan`
-(including a ``fori_loop`` port that only works for scalars), and
-:func:`jaxpurity.collect`. Each fix is then taken through
-:func:`jax.grad` and :func:`jax.vmap`, where three of them change: a
-``fori_loop`` over a traced ``n`` cannot be reverse-differentiated,
-``jnp.where`` can give a ``nan`` gradient from the side it did not pick
-(the Gradients section has a page on each), and ``lax.cond`` under
-``vmap`` runs both branches.
+:func:`jax.lax.cond`, :func:`jax.lax.fori_loop`, and :func:`jax.lax.scan`
+or :func:`jaxpurity.collect` for a loop that collects its steps.
 """
 
 # %%
@@ -25,8 +19,6 @@ and the fixes: static arguments, :func:`jax.numpy.where` and
 #
 # A fixed-point iteration written as a plain Python loop. Under
 # :func:`jax.jit` it runs and gives the same value as without ``jit``.
-
-import time
 
 import jax
 import jax.numpy as jnp
@@ -57,33 +49,12 @@ assert jnp.allclose(jax.jit(iterate)(x), iterate(x))
 
 jaxpr = jax.make_jaxpr(iterate)(x)
 print(jaxpr)
-primitives = [eqn.primitive.name for eqn in jaxpr.jaxpr.eqns]
-print("cos appears", primitives.count("cos"), "times")
-assert primitives.count("cos") == 5, primitives
+assert str(jaxpr).count("cos") == 5, jaxpr
 
 # %%
-# That is fine for five steps. The program, and so the compile time, grows
-# with the trip count. The table traces and compiles the loop for a few trip
-# counts (timings depend on the machine; the equation count does not).
-
-
-def iterate_times(n):
-    def body(x):
-        for _ in range(n):
-            x = 0.5 * jnp.cos(x)
-        return x
-
-    return body
-
-
-print(f"{'steps':>6} {'equations':>10} {'compile (s)':>12}")
-for n in [10, 100, 400]:
-    equations = len(jax.make_jaxpr(iterate_times(n))(x).jaxpr.eqns)
-    start = time.perf_counter()
-    jax.jit(iterate_times(n)).lower(x).compile()
-    seconds = time.perf_counter() - start
-    print(f"{n:>6} {equations:>10} {seconds:>12.3f}")
-    assert equations == 2 * n, (n, equations)
+# That is fine for five steps, but the program, and so the compile time,
+# grows with the trip count: :doc:`../tools/what_fixes_cost` measures it.
+#
 
 # %%
 # What JAX does: TracerIntegerConversionError
@@ -205,20 +176,16 @@ assert traces == 1, traces
 assert jnp.allclose(iterate_fori_jit(x, 5), iterate(x))
 
 # %%
-# The jaxpr has one ``cos`` inside a ``while`` loop.
+# Its jaxpr holds one ``cos``, inside a ``while`` loop. Reverse mode cannot
+# go through such a loop once ``n`` is traced (``jax.grad`` raises
+# ``ValueError``); :doc:`../gradients/differentiating_loops` shows why, and
+# the fixes: static bounds, or a masked :func:`jax.lax.scan`.
 
-jaxpr = jax.make_jaxpr(iterate_fori)(x, 5)
-print(jaxpr)
-assert "while" in str(jaxpr) and str(jaxpr).count("cos") == 1, jaxpr
+jaxpr = str(jax.make_jaxpr(iterate_fori)(x, 5))
+print("while loop:", "while" in jaxpr, "| cos equations:", jaxpr.count("cos"))
+assert "while" in jaxpr and jaxpr.count("cos") == 1, jaxpr
 
 # %%
-# ``jax.grad`` through the loop
-# -----------------------------
-#
-# Reverse mode cannot go through a ``fori_loop`` over a traced ``n``
-# (``jax.grad`` raises ``ValueError``); :doc:`../gradients/differentiating_loops`
-# shows why, and the fixes: static bounds, or a masked :func:`jax.lax.scan`.
-#
 # Fix: jnp.where and lax.cond
 # ---------------------------
 #
@@ -245,109 +212,13 @@ assert jnp.allclose(leaky_relu(values), jnp.array([-0.2, 3.0]))
 assert [float(leaky_relu_cond(v)) for v in values] == leaky_relu(values).tolist()
 
 # %%
-# jnp.where and lax.cond under grad
-# ---------------------------------
-#
-# ``jnp.where`` computes both sides, and so does its gradient: a side that
-# is not defined everywhere, such as ``jnp.sqrt``, gives a ``nan`` gradient
-# where it was not picked (:doc:`../gradients/nan_gradients` shows why, and
-# the fix). :func:`jax.lax.cond` on one value differentiates only the
-# branch that ran, so it has no such ``nan``: the gradient is ``0`` where
-# the ``0.0`` branch runs, and ``1 / (2 * sqrt(4))`` at ``4``.
-
-
-def sqrt_or_zero_cond(x):
-    return lax.cond(x > 0, jnp.sqrt, jnp.zeros_like, x)
-
-
-inputs = jnp.array([-1.0, 0.0, 4.0])
-expected = [0.0, 0.0, 0.25]
-cond_grads = [float(jax.jit(jax.grad(sqrt_or_zero_cond))(v)) for v in inputs]
-print(f"cond, grad at {inputs.tolist()}:", cond_grads)
-assert cond_grads == expected, cond_grads
-
-# %%
-# lax.cond under vmap: both branches run
-# --------------------------------------
-#
-# Under :func:`jax.vmap`, each element has its own predicate, and one
-# program cannot take a different branch per element. So JAX turns the
-# ``cond`` into a select: it runs *both* branches on the whole batch, then
-# picks per element, as ``jnp.where`` does. A :func:`jax.debug.print` in
-# each branch shows it: called one value at a time, each call runs one
-# branch; under ``vmap``, each branch runs on every element, including the
-# ones it was not picked for (the square root of ``-1`` is computed, and is
-# ``nan``).
-
-
-def sqrt_or_zero_logged(x):
-    def sqrt_branch(x):
-        y = jnp.sqrt(x)
-        jax.debug.print("sqrt branch: sqrt({}) = {}", x, y)
-        return y
-
-    def zero_branch(x):
-        jax.debug.print("zero branch: x = {}", x)
-        return jnp.zeros_like(x)
-
-    return lax.cond(x > 0, sqrt_branch, zero_branch, x)
-
-
-logged = jax.jit(sqrt_or_zero_logged)
-print("One value at a time:")
-with jaxpurity.printed() as one_by_one:
-    for v in inputs:
-        logged(v)
-print("Under vmap:")
-with jaxpurity.printed() as batched:
-    batched_values = jax.vmap(logged)(inputs)
-zero_lines = [f"zero branch: x = {v}" for v in inputs.tolist()]
-sqrt_lines = ["sqrt branch: sqrt(-1.0) = nan", "sqrt branch: sqrt(0.0) = 0.0"]
-sqrt_lines.append("sqrt branch: sqrt(4.0) = 2.0")
-assert sorted(one_by_one.lines) == sorted([sqrt_lines[2], *zero_lines[:2]]), one_by_one.lines
-assert sorted(batched.lines) == sorted(sqrt_lines + zero_lines), batched.lines
-assert batched_values.tolist() == [0.0, 0.0, 2.0]
-
-# %%
-# The program shows the swap: no ``cond`` is left, a ``select_n`` picks the
-# result. When the predicate is the same for the whole batch (not batched,
-# here ``in_axes=None``), the ``cond`` stays a ``cond`` and one branch runs.
-
-
-def primitives(fn, *args):
-    return {eqn.primitive.name for eqn in jax.make_jaxpr(fn)(*args).jaxpr.eqns}
-
-
-per_element = primitives(jax.vmap(sqrt_or_zero_cond), inputs)
-one_flag = primitives(
-    jax.vmap(lambda x, flag: lax.cond(flag, jnp.sqrt, jnp.zeros_like, x), in_axes=(0, None)),
-    inputs,
-    True,
-)
-for name, found in [("batched predicate", per_element), ("unbatched predicate", one_flag)]:
-    print(f"{name:>19}: cond {'cond' in found}, select_n {'select_n' in found}")
-assert "cond" not in per_element and "select_n" in per_element, per_element
-assert "cond" in one_flag and "select_n" not in one_flag, one_flag
-
-# %%
-# What this means, with a batched predicate:
-#
-# - **Cost**: you pay for both branches on every element. An expensive
-#   branch that one element in a thousand takes costs the whole batch.
-# - **NaNs**: the branch not picked runs on values it was meant to avoid
-#   (``sqrt(-1)`` above is ``nan``). The select drops that value, and JAX
-#   hands each branch a copy of its inputs with the gradient stopped where
-#   that branch was not picked, so the gradient stays clean: unlike the
-#   plain ``jnp.where``, it needs no double ``where``
-#   (:doc:`../gradients/nan_gradients`).
-# - **Callbacks**: a :func:`jax.debug.print` or :func:`jax.debug.callback`
-#   in a branch runs for every element, with values its branch did not
-#   choose. Do not count or log "branch taken" from inside a branch; return
-#   the predicate and log it outside.
-
-vmap_grads = jax.jit(jax.vmap(jax.grad(sqrt_or_zero_cond)))(inputs).tolist()
-print(f"cond, vmap(grad) at {inputs.tolist()}:", vmap_grads)
-assert vmap_grads == expected, vmap_grads
+# Both fixes go through :func:`jax.grad` and :func:`jax.vmap`, with two
+# things to know. ``jnp.where`` differentiates both of its sides, so a side
+# that is not defined everywhere (a ``sqrt``, a ``log``) gives a ``nan``
+# gradient where it was not picked (:doc:`../gradients/nan_gradients` shows
+# the fix). And under ``vmap``, where each element has its own predicate,
+# ``lax.cond`` runs both branches on every element
+# (:doc:`cond_branch_types` shows it).
 
 # %%
 # Fix: jnp instead of np
@@ -403,30 +274,12 @@ with jaxpurity.raises(ValueError, match="broadcast"):
     collect_naive(jnp.arange(3.0))
 
 # %%
-# The buffer also fixes the dtype: an integer ``x`` comes back as floats.
-
-print("int32 x ->", collect_naive(jnp.int32(1)).dtype)
-assert collect_naive(jnp.int32(1)).dtype == jnp.float32
-
-# %%
-# Fix: a buffer built from x, or lax.scan
-# ---------------------------------------
+# Fix: lax.scan, or jaxpurity.collect
+# -----------------------------------
 #
-# Build the buffer from ``x``: shape ``(5, *x.shape)`` and ``x.dtype``. Then
-# it fits any rank and keeps the dtype.
-
-
-@jax.jit
-def collect_fori(x):
-    def body(i, out):
-        return out.at[i].set(x + i)
-
-    return lax.fori_loop(0, 5, body, jnp.zeros((5, *x.shape), x.dtype))
-
-
-# %%
-# :func:`jax.lax.scan` avoids the buffer: the body returns ``(carry, y)``
-# and ``scan`` stacks the ``y`` of every step along a new leading axis.
+# :func:`jax.lax.scan` needs no buffer: the body returns ``(carry, y)``
+# and ``scan`` stacks the ``y`` of every step along a new leading axis, so
+# the result has the rank and the dtype of what each step gives.
 
 
 @jax.jit
@@ -438,54 +291,38 @@ def collect_scan(x):
     return ys
 
 
-# %%
-# Both give what the Python loop gives (the reference runs jitted, so that
-# each input compiles once) for a vector, a matrix and an integer scalar:
-# the same values, shapes and dtypes.
-
-reference = jax.jit(collect_python)
 for value in [jnp.arange(3.0), jnp.ones((2, 2)), jnp.int32(1)]:
-    expected = reference(value)
-    for collect in [collect_fori, collect_scan]:
-        got = collect(value)
-        assert got.shape == expected.shape and got.dtype == expected.dtype, (got, expected)
-        assert jnp.array_equal(got, expected), (got, expected)
-    print(f"x {value.dtype}{list(value.shape)} -> {expected.dtype}{list(expected.shape)}: match")
-print(collect_scan(jnp.arange(3.0)))
+    got, expected = collect_scan(value), jax.jit(collect_python)(value)
+    assert got.dtype == expected.dtype and jnp.array_equal(got, expected), (got, expected)
+    print(f"x {value.dtype}{list(value.shape)} -> {got.dtype}{list(got.shape)}: as the loop")
 
 # %%
-# With jaxpurity: collect
-# -----------------------
-#
-# :func:`jaxpurity.collect` is the ``scan`` above packaged: ``collect(fn, n)``
-# stacks ``fn(0), ..., fn(n - 1)`` like the Python loop, for outputs of any
-# rank, and traces ``fn`` once. The jaxpr holds one ``scan`` with one copy
-# of the body, even for 400 steps.
+# :func:`jaxpurity.collect` is that ``scan`` packaged: ``collect(fn, n)``
+# stacks ``fn(0), ..., fn(n - 1)`` like the Python loop, and traces ``fn``
+# once, so its program holds one copy of the body whatever ``n`` is.
 
 vector = jnp.arange(3.0)
 collected = jaxpurity.collect(lambda i: vector + i, 5)
-same = bool(jnp.array_equal(collected, collect_python(vector)))
-print("shape:", collected.shape, "| equal to the Python loop:", same)
-assert same
+print("shape:", collected.shape, "| equal to the Python loop:", collected.tolist())
+assert jnp.array_equal(collected, collect_python(vector))
 
-
-def add_count(n):
-    jaxpr_text = str(jax.make_jaxpr(lambda x: jaxpurity.collect(lambda i: x + i, n))(vector))
-    assert "scan" in jaxpr_text, jaxpr_text
-    return jaxpr_text.count(" add ")
-
-
-print("add equations for 5 steps:", add_count(5), "| for 400 steps:", add_count(400))
-assert add_count(5) == add_count(400)
-
-# %%
-# Ask jaxpurity.explain
-# ---------------------
-#
-# :func:`jaxpurity.explain` takes each error caught above and says what
-# usually causes it, how to fix it and where to read more.
-
-for caught in [int_error, bool_error, array_error]:
-    explanation = jaxpurity.explain(caught.value)
-    print(explanation, end="\n\n")
-    assert explanation.topic == "python_control_flow", explanation
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "iterate_n": "fix 1's function, with a counter of traces: iterate_static is the fix",
+    "iterate_static": {"args": (x,), "static": {"n": 5}},
+    "iterate_fori": {
+        "args": (x, 5),
+        "breaks": {"grad": (ValueError, "Reverse-mode differentiation", "iterate_static")},
+    },
+    "iterate_fori_jit": {
+        "args": (x, 5),
+        "breaks": {"grad": (ValueError, "Reverse-mode differentiation", "iterate_static")},
+    },
+    "leaky_relu": {"args": (jnp.array([-2.0, 3.0]),)},
+    "leaky_relu_cond": {"args": (jnp.float32(-2.0),)},
+    "standardize": {"args": (jnp.array([1.0, 2.0, 4.0]),)},
+    "collect_scan": {"args": (jnp.arange(3.0),)},
+    "collect": {"fn": lambda x: jaxpurity.collect(lambda i: x + i, 5), "args": (jnp.arange(3.0),)},
+}
+# sphinx_gallery_end_ignore

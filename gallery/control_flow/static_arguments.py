@@ -18,6 +18,8 @@ trace for every new static value.
 # length of that axis to get a mean. ``axis`` and ``normalize`` are
 # configuration, not data, but nothing tells :func:`jax.jit` so.
 
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -42,7 +44,7 @@ print("without jit:", summarize(x, axis=0, normalize=True).tolist())
 # shape and dtype. ``jnp.sum`` needs the axis as a Python integer to know the
 # shape of its result, and says so.
 
-with jaxpurity.raises(jax.errors.ConcretizationTypeError, match=r"axis argument") as info:
+with jaxpurity.raises(jax.errors.ConcretizationTypeError, match=r"axis argument"):
     jax.jit(summarize)(x, 0, True)
 
 # %%
@@ -103,6 +105,24 @@ print("mean over axis 0:", means.tolist())
 print("box kernel:", [round(v, 4) for v in kernel.tolist()])
 assert means.tolist() == summarize(x, axis=0, normalize=True).tolist() == [1.5, 2.5, 3.5]
 assert kernel.shape == (3,)
+
+# %%
+# :func:`jax.vmap` knows nothing of ``static_argnames``: it maps every
+# argument it is given, keywords included. A setting passed to the mapped
+# function is mapped too, and a string has no array form. Bind the settings
+# first, with :func:`functools.partial`, and map over the data only:
+
+
+def pool(x, how):
+    return jnp.max(x, axis=-1) if how == "max" else jnp.mean(x, axis=-1)
+
+
+pool_jit = jax.jit(pool, static_argnames="how")
+with jaxpurity.raises((TypeError, ValueError), match="not a valid JAX type|rank"):
+    jax.vmap(pool_jit)(jnp.stack([x, 2 * x]), how="max")
+pooled = jax.vmap(functools.partial(pool_jit, how="max"))(jnp.stack([x, 2 * x]))
+print("max of each row, two batches:", pooled.tolist())
+assert pooled.tolist() == [[2.0, 5.0], [4.0, 10.0]], pooled
 
 # %%
 # Static values must be hashable, because ``jit`` uses them as keys of its
@@ -199,14 +219,24 @@ assert jnp.allclose(last, x * 0.81), last
 # suggestion applies: accept one trace per value, and keep the number of
 # distinct values small.
 
-# %%
-# Ask jaxpurity.explain
-# ---------------------
-#
-# Given the ``ConcretizationTypeError`` caught at the top of the page (kept
-# with ``as info``), :func:`jaxpurity.explain` says what usually causes it
-# and how to fix it, and names the page about it (this one):
-
-explanation = jaxpurity.explain(info.value)
-print(explanation)
-assert explanation.topic == "static_arguments", explanation
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "summarize_jit": {"args": (x,), "static": {"axis": 0, "normalize": True}},
+    "box_kernel_jit": {
+        "static": {"n": 3},
+        "not": {
+            "grad": "its one argument is a size, a static int",
+            "vmap": "its one argument is a size, a static int",
+        },
+    },
+    "counted": "count_traces on summarize, counting: no fix of its own",
+    "counted_jit": "summarize_jit, counted",
+    "decayed_counted": "count_traces around decayed, the fix below",
+    "decayed_static": "step as a static argument: the retrace that RetraceError names",
+    "decayed": {"args": (x, 2)},
+    "pool_jit": {"args": (x,), "static": {"how": "max"}},
+    "pool": "the function pool_jit jits",
+    "decayed_traced": "decayed, jitted with step traced, and counted: the fix is decayed",
+}
+# sphinx_gallery_end_ignore

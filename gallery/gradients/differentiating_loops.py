@@ -8,9 +8,11 @@ right values under :func:`jax.jit`, and :func:`jax.grad` refuses it with
 ``ValueError: Reverse-mode differentiation does not work for lax.while_loop
 or lax.fori_loop with dynamic start/stop values``. This page shows why
 (reverse mode stores every step, and the number of steps is not known), the
-fixes (static bounds, which make a ``scan``, or a ``scan`` over a fixed
-maximum with a mask), each checked against the exact derivative, and
-:func:`jax.checkpoint`, which makes a long differentiated loop store less.
+fixes (static bounds, which make a ``scan``, a ``scan`` over a fixed
+maximum with a mask, and for a loop run to convergence,
+:func:`jax.lax.custom_root`, which differentiates the answer and not the
+loop), each checked against the exact derivative, and :func:`jax.checkpoint`,
+which makes a long differentiated loop store less.
 """
 
 # %%
@@ -63,7 +65,7 @@ assert math.isclose(float(decay(0.5, 20)), exact_value(0.5, 20), rel_tol=1e-5)
 
 with jaxpurity.raises(
     ValueError, match=r"Reverse-mode differentiation does not work for lax\.while_loop"
-) as info:
+):
     jax.grad(decay)(0.5, 20)
 
 # %%
@@ -207,10 +209,38 @@ assert not math.isclose(over, exact_slope(0.5, 40), rel_tol=1e-2)
 # ``nan`` gradient even though it is masked: :doc:`nan_gradients` shows the
 # fix.
 #
-# A while loop that stops when it converges is made the same way: a
+# A while loop that stops when it converges can be made the same way: a
 # ``scan`` over the most steps it may take, where each step does nothing
 # once the condition fails (``jnp.where(x > threshold, step(x), x)``).
 #
+# Fix 3: a loop run to convergence: differentiate the answer
+# ----------------------------------------------------------
+#
+# When the loop solves an equation, the answer does not depend on the path
+# the loop took to it, and neither does its derivative: the implicit
+# function theorem gives it from the equation at the answer.
+# :func:`jax.lax.custom_root` does this. Give it the equation ``f(x) = 0``, a
+# first guess, and the loop that solves it (any loop, ``while_loop``
+# included), and a solver for the linear equation of the derivative (for a
+# scalar, a division). Reverse mode never enters the loop. Here Newton's
+# method finds the square root of ``a``:
+
+
+def sqrt_by_newton(a):
+    def newton(f, x):
+        return lax.while_loop(lambda x: jnp.abs(f(x)) > 1e-6 * a, lambda x: x - f(x) / (2 * x), x)
+
+    return lax.custom_root(lambda x: x * x - a, a, newton, lambda g, y: y / g(1.0))
+
+
+a = jnp.array([2.0, 9.0])
+roots = jax.vmap(sqrt_by_newton)(a)
+slopes = jax.jit(jax.vmap(jax.grad(sqrt_by_newton)))(a)
+print("roots:", roots.tolist(), "| grad:", slopes.tolist(), "| exact 1 / (2 sqrt a):")
+print("      ", (1 / (2 * jnp.sqrt(a))).tolist())
+assert jnp.allclose(roots, jnp.sqrt(a)) and jnp.allclose(slopes, 1 / (2 * jnp.sqrt(a)))
+
+# %%
 # Memory: ``jax.checkpoint`` on the loop body
 # -------------------------------------------
 #
@@ -243,39 +273,24 @@ def swing(damping, checkpoint):
 
 # %%
 # :func:`jax.ad_checkpoint.print_saved_residuals` lists what reverse mode
-# would store. (It prints; the helper below collects its lines, and
-# counts the arrays stacked over the 200 steps and the floats saved in
-# all.)
-
-
-def saved_residuals(f, *args):
-    """The lines print_saved_residuals prints for f, without the build machine's paths."""
-    with contextlib.redirect_stdout(io.StringIO()) as out:
-        print_saved_residuals(f, *args)
-    return jaxpurity.clean_paths(out.getvalue()).splitlines()
-
-
-def floats(line):
-    """How many numbers a residual holds: the product of its shape, f32[200,8] -> 1600."""
-    shape = re.match(r"\w+\[([\d,]*)\]", line).group(1)
-    return math.prod(int(d) for d in shape.split(",") if d)
-
-
-saved = {}
-for checkpoint in (False, True):
-    lines = saved_residuals(lambda d, c=checkpoint: swing(d, c), 0.3)
-    per_step = [line for line in lines if line.startswith(f"f32[{STEPS},")]
-    saved[checkpoint] = (len(per_step), sum(floats(line) for line in lines))
-    print(f"checkpoint={checkpoint}:")
-    print("  " + "\n  ".join(lines))
-    print(f"  {len(per_step)} arrays over the {STEPS} steps, {saved[checkpoint][1]} floats")
-
-# %%
+# would store. (It prints; the helper below collects its lines, and counts
+# the arrays stacked over the 200 steps and the floats saved in all.)
 # Without the checkpoint, reverse mode keeps several arrays per step (the
 # sine, the cosine, the ``tanh`` and other intermediates of the body); with
 # it, only the carry, the angle and the speed: under a third of the floats
 # here. The more work a step does, the bigger the saving.
 
+
+def saved_residuals(f, *args):
+    """How many arrays f's reverse mode stacks over the steps, and how many floats in all."""
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        print_saved_residuals(f, *args)
+    shapes = [re.match(r"\w+\[([\d,]*)\]", line).group(1) for line in out.getvalue().splitlines()]
+    sizes = [math.prod(int(d) for d in shape.split(",") if d) for shape in shapes]
+    return sum(shape.startswith(f"{STEPS},") for shape in shapes), sum(sizes)
+
+
+saved = {c: saved_residuals(lambda d, c=c: swing(d, c), 0.3) for c in (False, True)}
 print("stacked arrays:", saved[False][0], "->", saved[True][0])
 print("floats saved:  ", saved[False][1], "->", saved[True][1])
 assert saved[True][0] == 2 < saved[False][0], saved
@@ -297,28 +312,14 @@ assert math.isclose(plain, forward, rel_tol=1e-4), (plain, forward)
 # again. ``jax.checkpoint`` takes a ``policy`` (from
 # ``jax.checkpoint_policies``) that keeps some values, such as the results
 # of matrix products, and recomputes only the cheap ones.
-#
-# With jaxpurity
-# --------------
-#
-# :func:`jaxpurity.check_pure` finds no impurity: the loop is pure, and
-# what fails is the differentiation, not a side effect. It does warn that
-# ``decay`` reads the global ``H`` while it is traced, so that ``jit``
-# bakes ``0.1`` into the program. For a constant step size that is what we
-# want; a step size meant to change would be an argument
-# (:doc:`../state_and_leaks/global_config`).
 
-report = jaxpurity.check_pure(decay, 0.5, 20)
-print(report)
-assert report.ok, report
-assert [w.kind for w in report.warnings] == ["trace-time-read"], report
-assert "`H`" in str(report.warnings[0]), report
-
-# %%
-# Given the ``ValueError`` caught at the top of the page (kept with ``as
-# info``), :func:`jaxpurity.explain` says what usually causes it and names
-# this page:
-
-explanation = jaxpurity.explain(info.value)
-print(explanation)
-assert explanation.topic == "differentiating_loops", explanation
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "decay_fixed": {"fn": decay_static, "args": (0.5,), "static": {"n": 20}},
+    "decay_static": "decay_fixed, jitted with n static: decay_fixed's entry runs it",
+    "decay_masked": {"args": (0.5, 20)},
+    "grad_masked": "decay_masked's gradient, jitted: decay_masked's entry runs it",
+    "sqrt_by_newton": {"args": (jnp.float32(2.0),)},
+}
+# sphinx_gallery_end_ignore

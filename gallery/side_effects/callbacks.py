@@ -7,9 +7,8 @@ they promise different things. :func:`jax.pure_callback` promises JAX that
 the function is pure, so ``jit`` may drop it when nothing uses its result, or
 run it once per example under :func:`jax.vmap`; :func:`jax.debug.callback`
 and :func:`jax.experimental.io_callback` are the ones meant for side
-effects. This page counts how often each one runs under ``jit``, ``vmap``
-and :func:`jax.grad`, shows which of them ``grad`` refuses, and the
-f-string that makes :func:`jax.debug.print` print a tracer.
+effects. This page counts how often each runs under ``jit``, ``vmap`` and
+:func:`jax.grad`, and shows the f-string that prints a tracer.
 """
 
 # %%
@@ -30,8 +29,7 @@ from jax.experimental import io_callback
 
 import jaxpurity
 
-# JAX 0.6.0 turned pure_callback's default under vmap from a loop (with a
-# DeprecationWarning) into an error; 0.4.35 still loops.
+# pure_callback's default under vmap: an error from JAX 0.6.0, a loop (and a warning) before.
 DEFAULT_VMAP_RAISES = jax.__version_info__ >= (0, 6, 0)
 
 seen = []
@@ -78,20 +76,7 @@ assert seen == [5.0], seen
 # ``jnp.sin``. A pure function whose result is unused can be removed, and jit
 # removes it as dead code; a pure function may also be run again or once per
 # element, since that cannot change the answer. Only the side effect (here,
-# the log) tells the difference. The same promise means that calling it twice
-# runs it twice: JAX runs the program it was given.
-
-seen.clear()
-
-
-@jax.jit
-def step_twice(x):
-    return jax.pure_callback(log, like(x), x) + jax.pure_callback(log, like(x), x)
-
-
-step_twice(jnp.float32(1.0))
-print("two pure_callback calls, one jit call:", len(seen), "runs")
-assert len(seen) == 2, seen
+# the log) tells the difference.
 
 # %%
 # The fix: ``jax.debug.callback``
@@ -118,6 +103,20 @@ for i in range(3):
 jax.effects_barrier()
 print("debug.callback calls:", seen)
 assert seen == [0.0, 1.0, 2.0], seen
+
+# %%
+# It runs whenever the code around it runs, though, and JAX may run that
+# code twice: :func:`jax.grad` of a :func:`jax.checkpoint` function (as
+# :doc:`../gradients/differentiating_loops` uses for long loops) runs the
+# forward pass again in the backward pass, and logs again. For an effect
+# that must happen once per call, use ``io_callback`` (next), which refuses
+# ``grad`` instead (below).
+
+seen.clear()
+jax.jit(jax.grad(jax.checkpoint(step_logged)))(jnp.float32(1.0))
+jax.effects_barrier()
+print("debug.callback under grad of checkpoint:", seen)
+assert seen == [1.0, 1.0], seen
 
 # %%
 # A side effect that returns a value: ``io_callback``
@@ -200,9 +199,7 @@ assert shapes == {
 }, shapes
 
 # %%
-# On JAX 0.4.35 ``vmap_method`` is already there; the older way,
-# ``vectorized=True``, is deprecated there, an error from 0.6.0 and gone from
-# 0.10.0 (it is then passed on to your callback as a keyword argument). An
+# (``vmap_method`` is there on every JAX this site supports.) An
 # ``io_callback`` batches only when it is unordered (once per example); an
 # ordered one refuses:
 
@@ -225,7 +222,7 @@ def f_pure(x):
     return jax.pure_callback(host_sin, like(x), x)
 
 
-with jaxpurity.raises(ValueError, match="Pure callbacks do not support JVP") as pure_info:
+with jaxpurity.raises(ValueError, match="Pure callbacks do not support JVP"):
     jax.grad(f_pure)(1.0)
 
 # %%
@@ -254,24 +251,28 @@ assert float(slope) == 6.0 and seen == [3.0], seen
 # %%
 # The fix for ``pure_callback`` under ``grad`` is the one the message names:
 # give the function a derivative with :class:`jax.custom_jvp` (here another
-# callback, ``cos``).
+# callback, ``cos``). Give each callback its ``vmap_method`` too, so that
+# the function also goes through ``vmap``, as a ``jnp`` function would.
 
 
 @jax.custom_jvp
 def sin_via_numpy(x):
-    return jax.pure_callback(host_sin, like(x), x)
+    return jax.pure_callback(host_sin, like(x), x, vmap_method="expand_dims")
 
 
 @sin_via_numpy.defjvp
 def _sin_jvp(primals, tangents):
     (x,), (dx,) = primals, tangents
-    cos = jax.pure_callback(lambda v: np.cos(v).astype(np.float32), like(x), x)
+    host_cos = lambda v: np.cos(v).astype(np.float32)  # noqa: E731
+    cos = jax.pure_callback(host_cos, like(x), x, vmap_method="expand_dims")
     return sin_via_numpy(x), cos * dx
 
 
 slope = jax.jit(jax.grad(sin_via_numpy))(1.0)
-print("d/dx sin at 1:", round(float(slope), 6))
+slopes = jax.vmap(jax.grad(sin_via_numpy))(jnp.array([0.0, 1.0]))
+print("d/dx sin at 1:", round(float(slope), 6), "| at 0 and 1, under vmap:", slopes.tolist())
 assert abs(float(slope) - np.cos(1.0)) < 1e-6
+assert jnp.allclose(slopes, jnp.cos(jnp.array([0.0, 1.0]))), slopes
 
 # %%
 # The f-string pitfall
@@ -291,42 +292,42 @@ def show(x):
 
 with jaxpurity.printed() as out:
     show(1.0)
-print(out.lines)
-assert "Trace" in out.lines[0] and out.lines[1] == "format: x = 1.0", out.lines
+f_string, formatted = sorted(out.lines)  # two run-time prints: in either order
+assert "Trace" in f_string and formatted == "format: x = 1.0", out.lines
 
 # %%
 # With jaxpurity: ``check_pure`` finds the dropped callback
 # ---------------------------------------------------------
 #
 # :func:`jaxpurity.check_pure` reports a ``pure_callback`` whose result
-# nothing uses (``"dropped-callback"``), and passes the ``debug.callback``
-# version:
+# nothing uses (``"dropped-callback"``), and the f-string by what the
+# compiled program prints: a tracer, on every call (``"trace-time-print"``).
+# It cannot see a ``pure_callback`` whose result is used but whose function
+# has a side effect anyway, which ``vmap`` may run once per example.
 
 report = jaxpurity.check_pure(step, jnp.float32(1.0))
 print(report)
 assert [p.kind for p in report.problems] == ["dropped-callback"], report
+f_string_report = jaxpurity.check_pure(show, 1.0)
+print(f_string_report)
+assert [p.kind for p in f_string_report.problems] == ["trace-time-print"], f_string_report
 
-report = jaxpurity.check_pure(step_logged, jnp.float32(1.0))
-print(report)
-assert report.ok, report
-
-# %%
-# It sees the f-string by what the compiled program prints: a tracer, on
-# every call (``"trace-time-print"``). What it cannot see: a
-# ``pure_callback`` whose result is used but whose function has a side
-# effect anyway, which ``vmap`` may run once per example.
-
-report = jaxpurity.check_pure(show, 1.0)
-print(report)
-assert [p.kind for p in report.problems] == ["trace-time-print"], report
-
-# %%
-# Ask jaxpurity.explain
-# ---------------------
-#
-# Given the ``grad`` error from above, :func:`jaxpurity.explain` names this
-# page:
-
-explanation = jaxpurity.explain(pure_info.value)
-print(explanation)
-assert explanation.topic == "callbacks", explanation
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "step_logged": {"args": (jnp.float32(1.0),)},
+    "take_ticket": {
+        "args": (jnp.int32(0),),
+        "same": "each call takes the next ticket",
+        "not": {"grad": "it returns an int32 ticket: nothing to differentiate"},
+    },
+    "next_ticket": "the host function of take_ticket",
+    "shifted": {
+        "args": (batch[0], offset),
+        "static": {"method": "sequential"},
+        "breaks": {"grad": (ValueError, "Pure callbacks do not support JVP", "sin_via_numpy")},
+    },
+    "sin_via_numpy": {"args": (jnp.float32(1.0),)},
+    "_sin_jvp": "the derivative of sin_via_numpy",
+}
+# sphinx_gallery_end_ignore

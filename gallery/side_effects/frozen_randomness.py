@@ -131,6 +131,16 @@ assert again == first
 assert other != first
 
 # %%
+# One key is one draw. Under :func:`jax.vmap` with the key held fixed
+# (``in_axes=(0, None)``), every row gets the same noise:
+# :doc:`keys_in_vmap_and_scan` shows the fix, one key per row, and the same
+# trap in a loop.
+
+rows = jax.vmap(add_noise_fixed, in_axes=(0, None))(jnp.zeros(3), jax.random.key(0))
+print("one key, three rows:", [round(v, 4) for v in rows.tolist()])
+assert len(set(rows.tolist())) == 1, rows
+
+# %%
 # With jaxpurity: ``check_pure``
 # ------------------------------
 #
@@ -141,13 +151,6 @@ for impure in (add_noise, keep_or_drop):
     report = jaxpurity.check_pure(impure, 1.0)
     print(report)
     assert [problem.kind for problem in report.problems] == ["frozen-randomness"], report
-
-# %%
-# The version with keys passes:
-
-report = jaxpurity.check_pure(add_noise_fixed, 1.0, jax.random.key(0))
-print(report)
-assert report.ok, report
 
 # %%
 # The opposite mistake: the same key twice
@@ -182,7 +185,7 @@ HAS_KEY_REUSE_CHECK = hasattr(jax, "debug_key_reuse") and hasattr(jax.errors, "K
 
 if HAS_KEY_REUSE_CHECK:
     with jax.debug_key_reuse(True):
-        with jaxpurity.raises(jax.errors.KeyReuseError, match=r"already consumed") as info:
+        with jaxpurity.raises(jax.errors.KeyReuseError, match=r"already consumed"):
             jax.jit(two_samples)(jax.random.key(42))
 else:
     print(f"JAX {jax.__version__} has no jax.debug_key_reuse; skipping the check.")
@@ -220,15 +223,14 @@ if HAS_KEY_REUSE_CHECK:
     print("legacy key, checker on:", float(a) == float(b))
     assert float(a) == float(b)
 
-# %%
-# Ask jaxpurity.explain
-# ---------------------
-#
-# Given the ``KeyReuseError`` caught above (kept with ``as info``),
-# :func:`jaxpurity.explain` says what usually causes it and how to fix it,
-# and names the page about it (this one):
-
-if HAS_KEY_REUSE_CHECK:
-    explanation = jaxpurity.explain(info.value)
-    print(explanation)
-    assert explanation.topic == "frozen_randomness", explanation
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "add_noise_fixed": {"args": (1.0, jax.random.key(0))},
+    "noisy_series": "a Python loop of calls that splits the key: add_noise_fixed is the fix",
+    "two_samples_fixed": {
+        "args": (jax.random.key(42),),
+        "not": {"grad": "its one argument is a key: nothing to differentiate"},
+    },
+}
+# sphinx_gallery_end_ignore

@@ -10,8 +10,9 @@ global is worse: a later use raises
 :class:`jax.errors.UnexpectedTracerError`, and :obj:`jax.checking_leaks`
 reports it earlier as a ``Leaked trace`` error with a chain of references
 that names the holder. This page shows all three, then the fixes: passing the
-state in and out of the function, :func:`jax.new_ref <jax.ref.new_ref>` on JAX versions that
-have it, and :class:`jaxpurity.Stateful`.
+state in and out of the function, :func:`jax.new_ref <jax.ref.new_ref>` (JAX
+0.7.2 and newer, and not under :func:`jax.vmap`), and
+:class:`jaxpurity.Stateful`.
 """
 
 # %%
@@ -121,7 +122,7 @@ assert len(metrics.history) == 1, metrics.history
 # names the function that was being traced and the line that created the
 # leaked value.
 
-with jaxpurity.raises(jax.errors.UnexpectedTracerError, match="unexpected tracer") as leak:
+with jaxpurity.raises(jax.errors.UnexpectedTracerError, match="unexpected tracer"):
     metrics.history[0] + 1.0
 
 # %%
@@ -145,31 +146,18 @@ assert len(metrics.history) == 0, metrics.history
 
 # %%
 # A new dtype forces a trace, and the leak checker raises a bare
-# :class:`Exception` whose message starts with ``Leaked trace``.
+# :class:`Exception` whose message starts with ``Leaked trace``. Each leaked
+# tracer comes with the references that keep it alive: a line ``<A> is
+# referred to by <B>[0]`` means that ``B`` holds ``A``. Follow the lines
+# down to the last one, which names something in your code, here
+# ``metrics.history``: that is what to fix. (The numbers are ``id()``
+# values; on recent JAX more chains follow, for tracers the stored one keeps
+# alive, and they end at the same root.)
 
 with jax.checking_leaks():
     with jaxpurity.raises(Exception, match="Leaked trace") as info:
         scale(jnp.float16(1.0))
-
-# %%
-# How to read the reference chain
-# -------------------------------
-#
-# Each leaked tracer comes with the references that keep it alive. A line
-# ``<A> is referred to by <B>[0]`` means that object ``B`` holds ``A`` (here
-# at index ``0``). Follow the lines down: each names the holder of the line
-# above, until the last one names something you can find in your code, here
-# ``metrics.history``, a module attribute (an instance attribute would read
-# ``<Model ...>.cache``). That root is what to fix. The numbers are ``id()``
-# values: they change from run to run and only tie the lines together.
-#
-# On recent JAX the report can list more tracers than you stored, such as
-# the traced input ``x``: the stored tracer keeps the equation that computed
-# it alive (``TracingEqn``), and that equation keeps its inputs. Those chains
-# end at the same root. The leaked tracer is still in the list; drop it.
-
-leak_report = str(info.value)
-assert "metrics.history" in leak_report, leak_report
+assert "is referred to by metrics.history" in str(info.value), info.value
 metrics.history.clear()
 
 # %%
@@ -205,11 +193,15 @@ assert int(count) == 3, count
 
 # %%
 # A new dtype still makes JAX trace again, but the count no longer depends on
-# it: the count is data, not a Python side effect.
+# it: the count is data, not a Python side effect. And being data, it goes
+# through :func:`jax.vmap` like any input: a batch of counts, one per row.
 
 y, count = pure_step(count, jnp.int32(2))
 print("int32 call:", int(y), "count:", int(count))
 assert int(y) == 8 and int(count) == 4, (y, count)
+ys, counts = jax.vmap(pure_step)(jnp.array([0, 10]), jnp.array([2.0, 3.0]))
+print("vmap over two counters:", ys.tolist(), counts.tolist())
+assert ys.tolist() == [2.0, 33.0] and counts.tolist() == [1, 11], (ys, counts)
 
 # %%
 # The same idea fixes the leak: return the intermediate value as a second
@@ -232,78 +224,51 @@ assert [float(h) for h in metrics.history] == [3.0, 6.0], metrics.history
 # The fix on new JAX: jax.new_ref
 # -------------------------------
 #
-# Recent JAX has mutable array references. :func:`jax.new_ref <jax.ref.new_ref>` wraps an
-# initial array; ``ref[...]`` reads the whole value and ``ref[...] = value``
-# writes it (indexing like ``ref[1]`` works too). Unlike a Python int, a
-# ``Ref`` closed over by a jitted function is part of the program: reads and
-# writes are recorded, so they happen on every call, not once per trace.
-# A plain Python counter of traces shows the difference.
-#
-# Older releases have no :func:`jax.new_ref <jax.ref.new_ref>` (JAX 0.4.35, the oldest this
-# site supports, is one). There, each cell of this section prints one line
-# instead of its results: that this JAX has no ``jax.new_ref``, and what to
-# use in its place.
+# JAX 0.7.2 and newer have mutable array references (0.7.1 named the function
+# ``jax.array_ref``; JAX 0.4.35, the oldest this site supports, has neither).
+# :func:`jax.new_ref <jax.ref.new_ref>` wraps an initial array; ``ref[...]``
+# reads the whole value and ``ref[...] = value`` writes it. Unlike a Python
+# int, a ``Ref`` passed to a jitted function is part of the program: reads
+# and writes are recorded, so they happen on every call, not once per
+# trace. A plain Python counter of traces shows the difference. Where JAX
+# has no ``jax.new_ref``, each cell of this section prints one line instead.
 
 HAS_NEW_REF = hasattr(jax, "new_ref")
 NO_NEW_REF = f"JAX {jax.__version__} has no jax.new_ref"
+traces = 0
+
+
+@jax.jit
+def ref_step(ref, x):
+    global traces
+    traces += 1
+    ref[...] += 1
+    return x * ref[...]
+
 
 if HAS_NEW_REF:
     count_ref = jax.new_ref(jnp.int32(0))
-    traces = 0
-
-    @jax.jit
-    def ref_step(x):
-        global traces
-        traces += 1
-        count_ref[...] += 1
-        return x * count_ref[...]
-
-    ref_results = [float(ref_step(x)) for _ in range(3)]
+    ref_results = [float(ref_step(count_ref, x)) for _ in range(3)]
     print("results:", ref_results, "count_ref:", int(count_ref[...]), "traces:", traces)
     assert ref_results == [2.0, 4.0, 6.0], ref_results
     assert int(count_ref[...]) == 3 and traces == 1, (count_ref, traces)
 else:
-    print(f"{NO_NEW_REF}: pass the count in and out, as pure_step does, or use Stateful (below).")
+    print(f"{NO_NEW_REF}: pass the count in and out, as pure_step does.")
 
 # %%
-# A ``Ref`` can also be an argument, which makes the dependency visible in
-# the signature. It cannot be a result: JAX refuses to return one from a
-# jitted function, so read it with ``ref[...]`` and return the array. Where
-# JAX has no ``jax.new_ref``, the cell says what takes the place of a ``Ref``
-# argument.
+# A ``Ref`` has limits. JAX refuses to return one from a jitted function
+# (read it with ``ref[...]`` and return the array), and under
+# :func:`jax.vmap` one ``Ref`` cannot take a different write from every
+# row: ``ref_step`` over a batch raises. For a batch, thread the state as
+# ``pure_step`` does, which the cell above mapped over two counters.
 
 if HAS_NEW_REF:
-
-    @jax.jit
-    def bump(ref, x):
-        ref[...] += 1
-        return x * ref[...]
-
-    arg_ref = jax.new_ref(jnp.int32(0))
-    bumped = [float(bump(arg_ref, x)) for _ in range(2)]
-    print("results:", bumped, "arg_ref:", int(arg_ref[...]))
-    assert bumped == [2.0, 4.0] and int(arg_ref[...]) == 2, (bumped, arg_ref)
-
     with jaxpurity.raises(ValueError, match="cannot be returned"):
-        jax.jit(lambda ref: ref)(arg_ref)
+        jax.jit(lambda ref: ref)(count_ref)
+    with jaxpurity.raises(Exception, match="unbatched array reference"):
+        jax.vmap(ref_step, in_axes=(None, 0))(count_ref, jnp.array([2.0, 3.0]))
 else:
-    print(f"{NO_NEW_REF}: in place of a Ref argument, pass the count and return it (pure_step).")
-
-# %%
-# :func:`jaxpurity.check_pure` agrees that ``bump`` is pure. The check runs
-# the function several times; it puts each ``Ref`` it can reach back to its
-# starting value before each run, so every run sees the same state, and
-# after the last one, so ``arg_ref`` is left as it was. Where JAX has no
-# ``jax.new_ref``, the cell says which check below stands in for this one.
-
-if HAS_NEW_REF:
-    ref_report = jaxpurity.check_pure(bump, arg_ref, x)
-    print(ref_report)
-    print("arg_ref after the check:", int(arg_ref[...]))
-    assert ref_report.ok, ref_report
-    assert int(arg_ref[...]) == 2, arg_ref
-else:
-    print(f"{NO_NEW_REF}: nothing to check here; check_pure passes pure_step below.")
+    print(f"{NO_NEW_REF}: nothing to refuse.")
 
 # %%
 # With jaxpurity: Stateful
@@ -324,64 +289,40 @@ assert stateful_results == [2.0, 4.0, 6.0], stateful_results
 assert int(stepper.state) == 3 and stepper.trace_count == 1, stepper
 
 # %%
-# Check it with jaxpurity.check_pure
-# ----------------------------------
-#
-# :func:`jaxpurity.check_pure` takes a function and example arguments, runs
-# it (traced and eagerly, as the report's first line counts) and reports
-# what it finds. For ``step`` it names the global that the trace rebinds
-# (``global-assignment``), and the stale result that follows from it
-# (``stale-result``): the program that jit compiled earlier answers with the
-# counter value it read when it was traced, while a fresh trace now gives
-# another answer.
+# It is a driver for Python code, such as a training loop. Inside a jitted
+# function it would keep a tracer, so it refuses, and says to call the pure
+# step there:
 
-report = jaxpurity.check_pure(step, x)
-print(report)
-kinds = [problem.kind for problem in report.problems]
-assert "global-assignment" in kinds and "stale-result" in kinds, report
+with jaxpurity.raises(TypeError, match="inside a JAX transformation"):
+    jax.jit(stepper)(x)
 
 # %%
-# For ``scale`` it finds the tracer left in ``metrics.history``, names the
-# line that stored it, and links to this page.
+# :doc:`../tools/let_jaxpurity_find_it` hands ``step`` to
+# :func:`jaxpurity.check_pure`, which names the global and the stale result,
+# finds tracers stored as ``scale`` stores one, and passes the fixes.
 
-metrics.history.clear()
-leak_report = jaxpurity.check_pure(scale, 1.0)
-print(leak_report)
-leaks = [p for p in leak_report.problems if p.kind == "leaked-tracer"]
-assert leaks and all(p.page.endswith("/global_counter.html") for p in leaks), leak_report
-
-# %%
-# When it ends, the check puts back what every function it ran could write:
-# the globals and closure variables of the function and of the code it calls,
-# the attributes of the modules they name, and what those hold. So
-# ``metrics.history`` is as it was, with no tracer left in it.
-
-tracers_left = sum(isinstance(h, jax.core.Tracer) for h in metrics.history)
-print("metrics.history after the check:", len(metrics.history), "items,", tracers_left, "tracers")
-assert metrics.history == [], metrics.history
-
-# %%
-# Both fixes pass: the step that takes and returns the count, and the
-# function that returns the value it used to store.
-
-for fixed_report in (
-    jaxpurity.check_pure(pure_step, jnp.int32(0), x),
-    jaxpurity.check_pure(scale_with_trace, 1.0),
-):
-    print(fixed_report)
-    assert fixed_report.ok, fixed_report
-
-# %%
-# :doc:`../tools/let_jaxpurity_find_it` runs these checks on more of the
-# site's examples.
-
-# %%
-# Ask jaxpurity.explain
-# ---------------------
-#
-# :func:`jaxpurity.explain` takes the caught error and says what usually
-# causes it, how to fix it and where to read more.
-
-explanation = jaxpurity.explain(leak.value)
-print(explanation)
-assert explanation.error == "UnexpectedTracerError", explanation
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "pure_step": {"args": (jnp.int32(0), x), "wrt": 1},
+    "scale_with_trace": {"args": (1.0,)},
+    "ref_step": {
+        "needs": "jax.new_ref",
+        "args": lambda: (jax.new_ref(jnp.int32(0)), x),
+        "wrt": 1,
+        "in_axes": (None, 0),
+        "breaks": {"vmap": (Exception, "unbatched array reference", "pure_step")},
+    },
+    "stepper": {
+        "args": (x,),
+        "breaks": {
+            "jit": (TypeError, "inside a JAX transformation", "pure_step"),
+            "nested": (TypeError, "inside a JAX transformation", "pure_step"),
+        },
+        "not": {
+            "grad": "each call moves the state it keeps: its step, pure_step, is what grad takes",
+            "vmap": "each call moves the state it keeps: its step, pure_step, is what vmap takes",
+        },
+    },
+}
+# sphinx_gallery_end_ignore

@@ -173,53 +173,17 @@ assert norms.shape == (2,), norms.shape
 assert jnp.allclose(norms, jnp.array([5.0**0.5, 5.0])), norms
 
 # %%
-# Check it with jaxpurity.check_pure
-# ----------------------------------
-#
-# :func:`jaxpurity.check_pure` looks through :func:`jax.grad` and
-# :func:`jax.vmap` to the function inside. It reports the list that
-# received a tracer, says which transformation the tracer came from, and
-# links to this page.
+# :doc:`../tools/let_jaxpurity_find_it` shows :func:`jaxpurity.check_pure`,
+# which looks through :func:`jax.grad` and :func:`jax.vmap` to the function
+# inside, finding such a leak.
 
-losses.clear()
-report = jaxpurity.check_pure(jax.grad(loss_fn), jnp.zeros(2))
-print(report)
-leaks = [p for p in report.problems if p.kind == "leaked-tracer"]
-assert leaks and all(p.page.endswith("/leak_from_grad_vmap.html") for p in leaks), report
-losses.clear()
-
-# %%
-# The same check finds the norm that ``normalize`` left in ``row_norms``
-# under :func:`jax.vmap`.
-
-row_norms.clear()
-vmap_report = jaxpurity.check_pure(jax.vmap(normalize), inputs)
-print(vmap_report)
-leaks = [p for p in vmap_report.problems if p.kind == "leaked-tracer"]
-assert leaks and all(p.page.endswith("/leak_from_grad_vmap.html") for p in leaks), vmap_report
-row_norms.clear()
-
-# %%
-# Both fixes pass: the ``has_aux`` version and the vmapped function with an
-# extra output.
-
-for fixed_report in (
-    jaxpurity.check_pure(jax.value_and_grad(loss_and_metrics, has_aux=True), jnp.zeros(2)),
-    jaxpurity.check_pure(jax.vmap(normalize_with_norm), inputs),
-):
-    print(fixed_report)
-    assert fixed_report.ok, fixed_report
-
-# %%
-# Ask jaxpurity.explain
-# ---------------------
-#
-# :func:`jaxpurity.explain` takes the caught
-# :class:`~jax.errors.UnexpectedTracerError`. The message names the kind of
-# tracer that leaked, which tells it the leak came out of a differentiated or
-# vmapped function; its "Read more" line points back to this page.
-
-explanation = jaxpurity.explain(info.value)
-print(explanation)
-assert explanation.recognised and explanation.error == "UnexpectedTracerError", explanation
-assert explanation.topic == "leak_from_grad_vmap", explanation.topic
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "loss_and_metrics": {
+        "fn": jax.value_and_grad(loss_and_metrics, has_aux=True),
+        "args": (jnp.array([0.5, -0.5]),),
+    },
+    "normalize_with_norm": {"args": (inputs[1],)},
+}
+# sphinx_gallery_end_ignore

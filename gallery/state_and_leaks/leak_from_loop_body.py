@@ -185,6 +185,23 @@ assert abs(float(last_step)) <= 1e-6, last_step
 assert 1 <= int(iterations) < 10, iterations
 
 # %%
+# The carry is also all that :func:`jax.grad` can take back through the
+# loop, and reverse mode refuses a ``while_loop``: it would have to store
+# every step, and the number of steps is known only once the loop has run.
+# :doc:`../gradients/differentiating_loops` shows why, and what to write
+# instead (forward mode, a bounded ``scan``, or differentiating the answer
+# rather than the loop).
+
+
+def newton_root(x0):
+    start = (x0, jnp.float32(1.0), jnp.int32(0))
+    return jax.lax.while_loop(newton_cond_fixed, newton_body_fixed, start)[0]
+
+
+with jaxpurity.raises(ValueError, match="Reverse-mode differentiation does not work"):
+    jax.grad(newton_root)(jnp.float32(1.0))
+
+# %%
 # The same goes for :func:`jax.lax.fori_loop`: its body receives
 # ``(i, carry)`` and returns the new carry. To keep every step's value,
 # write it into an array in the carry, or switch to :func:`jax.lax.scan`,
@@ -200,63 +217,30 @@ print("squares:", squares.tolist())
 assert squares.tolist() == [0, 1, 4, 9], squares
 
 # %%
-# Check it with jaxpurity.check_pure
-# ----------------------------------
-#
-# :func:`jaxpurity.check_pure` takes a function and example arguments, so
-# wrap each loop in one. JAX has cached both body traces above, and the
-# check finds the leaks anyway. Each report names the list or dict that
-# received a tracer and the line that put it there, and links to this page.
+# :doc:`../tools/let_jaxpurity_find_it` shows :func:`jaxpurity.check_pure`
+# finding such a leak and naming the list that holds it, even where JAX has
+# cached the body's trace.
 
-
-def running_sum(xs):
-    final, _ = jax.lax.scan(add_step, jnp.float32(0.0), xs)
-    return final
-
-
-def newton_sqrt2(x0):
-    root, _ = jax.lax.while_loop(newton_cond, newton_body, (x0, jnp.float32(1.0)))
-    return root
-
-
-partial_sums.clear()
-report.clear()
-for loop, arg in [(running_sum, xs), (newton_sqrt2, jnp.float32(1.0))]:
-    loop_report = jaxpurity.check_pure(loop, arg)
-    print(loop_report)
-    leaks = [p for p in loop_report.problems if p.kind == "leaked-tracer"]
-    assert leaks and all(p.page.endswith("/leak_from_loop_body.html") for p in leaks), loop_report
-partial_sums.clear()
-report.clear()
-
-# %%
-# The fixed loops, which return what they computed, pass.
-
-
-def running_sums(xs):
-    return jax.lax.scan(add_step_fixed, jnp.float32(0.0), xs)
-
-
-def newton_sqrt2_fixed(x0):
-    return jax.lax.while_loop(
-        newton_cond_fixed, newton_body_fixed, (x0, jnp.float32(1.0), jnp.int32(0))
-    )
-
-
-for loop, arg in [(running_sums, xs), (newton_sqrt2_fixed, jnp.float32(1.0))]:
-    fixed_report = jaxpurity.check_pure(loop, arg)
-    print(fixed_report)
-    assert fixed_report.ok, fixed_report
-
-# %%
-# Ask jaxpurity.explain
-# ---------------------
-#
-# :func:`jaxpurity.explain` reads the "traced for scan" in the message and
-# recognises a leak out of a loop body; its "Read more" line points back to
-# this page.
-
-explanation = jaxpurity.explain(scan_info.value)
-print(explanation)
-assert explanation.recognised and explanation.error == "UnexpectedTracerError", explanation
-assert explanation.topic == "leak_from_loop_body", explanation.topic
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {
+    "add_step_fixed": {
+        "fn": lambda xs: jax.lax.scan(add_step_fixed, jnp.float32(0.0), xs),
+        "args": (xs,),
+    },
+    "newton_body_fixed": {
+        "fn": newton_root,
+        "args": (jnp.float32(1.0),),
+        "breaks": {
+            "grad": (ValueError, "Reverse-mode differentiation", "differentiating_loops"),
+        },
+    },
+    "newton_cond_fixed": "the condition of newton_body_fixed's loop",
+    "newton_root": "fix 2's loop, as a function: newton_body_fixed's entry runs it",
+    "fill_squares": {
+        "fn": lambda squares: jax.lax.fori_loop(0, 4, fill_squares, squares),
+        "args": (jnp.zeros(4, jnp.int32),),
+        "not": {"grad": "it fills int32 squares: nothing to differentiate"},
+    },
+}
+# sphinx_gallery_end_ignore

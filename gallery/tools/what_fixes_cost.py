@@ -8,8 +8,8 @@ and add a :func:`jaxpurity.check_pure` while you debug. Before you take one,
 you want to know what it costs. This page measures three costs while the site
 is built, each side by side with the code it replaces, in the same run: the
 compile time of an unrolled Python loop against ``scan`` and ``collect`` as
-the trip count grows; the run time of jaxpurity's drop-ins against
-:mod:`jax.lax`; and one :func:`jaxpurity.check_pure` against one
+the trip count grows; the trace, compile and run time of jaxpurity's drop-ins
+against :mod:`jax.lax`; and one :func:`jaxpurity.check_pure` against one
 :func:`jax.jit` compile-and-run of the same function. The plots show this
 build's numbers; the prose only claims ratios, since the seconds depend on
 the machine.
@@ -155,8 +155,8 @@ loop_growth = max(growth["lax.scan"], growth["jaxpurity.collect"])
 assert growth["Python loop (unrolled)"] > loop_growth, growth
 
 # %%
-# Run time: the drop-ins against jax.lax
-# --------------------------------------
+# Trace, compile and run: the drop-ins against jax.lax
+# ----------------------------------------------------
 #
 # :func:`jaxpurity.cond`, :func:`jaxpurity.fori_loop` and
 # :func:`jaxpurity.scan` hand their arguments to :mod:`jax.lax` unchanged,
@@ -164,11 +164,13 @@ assert growth["Python loop (unrolled)"] > loop_growth, growth
 # rejects them, to name what differs. So the program JAX records is lax's
 # own. The same three programs, written with either module:
 
+m = jnp.linspace(-1.0, 1.0, 64 * 64).reshape(64, 64)
+v = jnp.linspace(-1.0, 1.0, 64)
+xs = jnp.linspace(-1.0, 1.0, 100 * 64).reshape(100, 64)
+
 
 def programs_with(api):
-    m = jnp.linspace(-1.0, 1.0, 64 * 64).reshape(64, 64)
-    v = jnp.linspace(-1.0, 1.0, 64)
-    xs = jnp.linspace(-1.0, 1.0, 100 * 64).reshape(100, 64)
+    """Fresh functions each call: a compile they time is never a cache hit."""
 
     def step(c):
         return jnp.tanh(c @ m / 64 + 0.1)
@@ -187,37 +189,68 @@ for name, (ours_fn, args) in ours.items():
     assert same, name
 
 # %%
-# The same jaxpr compiles to the same program, so the run times should be
-# equal up to noise. Here they are, jitted and warmed up, each the fastest of
-# several batches of calls timed in turns:
+# The same jaxpr compiles to the same program, so the run times are equal
+# up to noise. What a drop-in adds is Python work while JAX traces: the
+# trace time, timed with :func:`jax.make_jaxpr`. A first call pays that
+# trace, then lowering and XLA's compile; later calls only run. Each time
+# below is the fastest of a few, timed in turns with lax's, on fresh
+# functions (so that no cache answers); the run time of a batch of 20
+# calls, jitted and warmed up.
 
-run_ratio = {}
-for name, (ours_fn, args) in ours.items():
-    ours_jit, lax_jit = jax.jit(ours_fn), jax.jit(theirs[name][0])
-    jax.block_until_ready((ours_jit(*args), lax_jit(*args)))  # compile both first
 
-    def batch(fn, args=args):
-        return [fn(*args) for _ in range(20)]
+def batch(fn, args):
+    return [fn(*args) for _ in range(20)]
 
-    ours_s, lax_s = fastest_in_turns(
-        [lambda f=ours_jit: batch(f), lambda f=lax_jit: batch(f)], repeats=7
+
+def stage_runs(api, name):
+    args = ours[name][1]
+    compiled = jax.jit(programs_with(api)[name][0])
+    batch(compiled, args)  # compiled and warm: the run column times calls only
+    return {
+        "trace": lambda: jax.make_jaxpr(programs_with(api)[name][0])(*args),
+        "first call": lambda: jax.jit(programs_with(api)[name][0]).lower(*args).compile(),
+        "run": lambda: batch(compiled, args),
+    }
+
+
+ratio, trace_share = {}, {}
+for name in ours:
+    ours_runs, lax_runs = stage_runs(jaxpurity, name), stage_runs(lax, name)
+    for stage in ours_runs:
+        ours_s, lax_s = fastest_in_turns([ours_runs[stage], lax_runs[stage]], repeats=5)
+        ratio[name, stage] = ours_s / lax_s
+        if stage == "trace":
+            extra_s = ours_s - lax_s
+        if stage == "first call":
+            trace_share[name] = extra_s / lax_s
+    print(
+        f"jaxpurity.{name:<9} / lax: "
+        + ", ".join(f"{stage} x{ratio[name, stage]:.2f}" for stage in ours_runs)
+        + f"; the extra trace time is {100 * trace_share[name]:.1f}% of lax's first call"
     )
-    run_ratio[name] = ours_s / lax_s
-    print(f"jaxpurity.{name} / lax.{name} run time: {run_ratio[name]:.2f}")
 
-fig, ax = plt.subplots(figsize=(6, 2.4), layout="constrained")
-ax.barh([f"jaxpurity.{name}" for name in run_ratio], list(run_ratio.values()))
-ax.axvline(1.0, color="black", linewidth=1)
-ax.set_xlabel("run time / jax.lax's (this build)")
-ax.set_title("Run time of the drop-ins, relative to jax.lax")
+fig, ax = plt.subplots(figsize=(6, 2.6), layout="constrained")
+stages = ["trace", "first call", "run"]
+for i, stage in enumerate(stages):
+    heights = [ratio[name, stage] for name in ours]
+    ax.bar([j + 0.27 * (i - 1) for j in range(len(ours))], heights, width=0.27, label=stage)
+ax.set_xticks(range(len(ours)), [f"jaxpurity.{name}" for name in ours])
+ax.axhline(1.0, color="black", linewidth=1)
+ax.set_ylabel("time / jax.lax's (this build)")
+ax.set_title("The drop-ins, relative to jax.lax")
+ax.legend(ncols=3, fontsize="small")
 plt.show()
 
 # %%
-# Timing noise on a shared machine moves such ratios by some tens of
-# percent either way; anything far from 1 would mean a different program,
-# which the equal jaxprs rule out.
+# What a drop-in adds while tracing, the first call hardly notices: the extra
+# trace time is a small part of what the first call spends, most of it in
+# lowering and XLA's compile. The run is lax's own program. Timing noise on a
+# shared machine moves each ratio, the first call's most (runs of this page
+# have given it from 0.8 to 2.6 for one program), so the page asserts bounds,
+# not figures.
 
-assert all(0.5 < ratio < 2.0 for ratio in run_ratio.values()), run_ratio
+assert all(share < 0.1 for share in trace_share.values()), trace_share
+assert all(0.5 < ratio[name, "run"] < 2.0 for name in ours), ratio
 
 # %%
 # check_pure against one jit compile-and-run
@@ -285,3 +318,8 @@ plt.show()
 
 assert 1.0 < check_ratio < 10.0, check_ratio
 assert leaks_ratio < check_ratio, (leaks_ratio, check_ratio)
+
+# sphinx_gallery_start_ignore
+# The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+FIXES = {}  # it measures the drop-ins and lax, which the pages' fixes use
+# sphinx_gallery_end_ignore

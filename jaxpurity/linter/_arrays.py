@@ -26,6 +26,7 @@ __all__ = [
     "NOT_ONE_ARRAY",
     "STATIC_ATTRIBUTES",
     "STATIC_CALLS",
+    "STATIC_PARTS",
     "TREE_MAPS",
     "at_update",
     "builds_array",
@@ -70,6 +71,7 @@ STATIC_CALLS = CONVERSIONS | {
     "jax.typeof",
     "jax.tree_util.tree_structure",
     "jax.tree.structure",
+    "flax.nnx.graphdef",
     "numpy.shape",
     "numpy.ndim",
     "numpy.size",
@@ -81,6 +83,17 @@ STATIC_CALLS = CONVERSIONS | {
     "numpy.iinfo",
     "numpy.finfo",
     "numpy.dtype",
+}
+
+#: Calls that return a tuple with Python values in it, however traced their arguments: the
+#: positions of those values. A tree's structure (``treedef``) and an NNX ``GraphDef``
+#: describe a pytree; they hold no array.
+STATIC_PARTS: dict[str, tuple[int, ...]] = {
+    "flax.nnx.split": (0,),
+    "jax.tree_util.tree_flatten": (1,),
+    "jax.tree.flatten": (1,),
+    "jax.tree_util.tree_flatten_with_path": (1,),
+    "jax.tree.flatten_with_path": (1,),
 }
 
 #: The functions that map a function over pytrees: the result holds what it returns.

@@ -36,12 +36,15 @@ _TRY: tuple[type, ...] = (ast.Try, getattr(ast, "TryStar", ast.Try))  # TryStar:
 class Event:
     """``name`` read (``spends=False``) or spent (``spends=True``) at ``node``; ``always``:
     a second use whatever came before (a draw from one key in every round of a
-    comprehension, or a second draw from its own variable in one round)."""
+    comprehension, or a second draw from its own variable in one round); ``late``: the
+    spending comes after the statement binds its names (a name it binds, spent by the
+    value bound to it)."""
 
     node: ast.AST
     name: str
     spends: bool
     always: bool = False
+    late: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,13 +150,21 @@ class _Flow:
             for case in node.cases:
                 joined = _join(joined, self.block(case.body, dict(spent)))
             return _join(joined, spent)
-        self.run(node, spent)
+        late = self.run(node, spent)
         if isinstance(node, _ENDS):
             return None
-        return _without(spent, set(_stored(node)))
+        spent = _without(spent, set(_stored(node)))
+        for event in late:
+            spent[event.name] = getattr(event.node, "lineno", 0)
+        return spent
 
-    def run(self, node: ast.AST, spent: dict[str, int]) -> None:
+    def run(self, node: ast.AST, spent: dict[str, int]) -> list[Event]:
+        """Apply the events of ``node``; return those that spend after its bindings."""
+        late = []
         for event in self.events(node):
+            if event.late:
+                late.append(event)
+                continue
             line = getattr(event.node, "lineno", 0)
             if event.always:
                 self.found.setdefault(id(event.node), Spent(event.node, event.name, line))
@@ -163,6 +174,7 @@ class _Flow:
                 )
             if event.spends:
                 spent[event.name] = line
+        return late
 
 
 def _stored(node: ast.AST) -> Iterator[str]:

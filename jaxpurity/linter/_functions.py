@@ -79,6 +79,11 @@ class Func:
         differentiates; ``reverse`` names the first such transformation.
       callers: The traced functions of the module that call it.
       layers: The transformations its decorators apply.
+      static: Its parameters that its decorators keep out of the trace: the static arguments
+        of a ``jax.jit`` decorator and the ``nondiff_argnums`` of ``custom_vjp``; a tracer
+        a caller passes there is an error of its own, so they are never taken for traced.
+      donated: Its parameters that a ``jax.jit`` decorator's ``donate_argnums`` or
+        ``donate_argnames`` give up: the caller no longer holds them.
       bound: The transformation calls assigned to each of its names
         (``step = jax.jit(f)``), as (line, call).
       root: The transformation it is traced by (``"jax.jit"``), directly or through
@@ -116,6 +121,8 @@ class Func:
     traced_free: set[str] = field(default_factory=set)
     callers: list[Func] = field(default_factory=list)
     layers: tuple[Layer, ...] = ()
+    static: set[str] = field(default_factory=set)
+    donated: set[str] = field(default_factory=set)
     bound: dict[str, list[tuple[int, ast.Call]]] = field(default_factory=dict)
     root: str = ""
     through: str = ""
@@ -183,6 +190,7 @@ class Functions:
         self.funcs: list[Func] = [self.module]
         self._by_node: dict[int, Func] = {}
         self._methods: dict[int, dict[str, Func]] = {}
+        self._instance_memo: dict[int, dict[str, ast.ClassDef | str]] = {}
         self._collect(tree)
         for func in self.funcs:
             self._find_locals(func)
@@ -331,7 +339,72 @@ class Functions:
             if cls is not None and node.value.id not in scope.local:
                 method = self._method(cls, node.attr)
                 return (method, 0) if method else None
+            made = self.instance_of(node.value, scope)
+            if isinstance(made, ast.ClassDef):
+                method = self._method(made, node.attr)
+                return (method, 1) if method else None
         return None
+
+    def instance_of(self, node: ast.Name, scope: Func) -> ast.ClassDef | str | None:
+        """The class that the name ``node`` holds an instance of, where it is read in
+        ``scope``: a parameter annotated with a class, or a name assigned a call of one
+        (``stimuli = Stimuli(...)``), in ``scope`` or a scope around it. A class of this
+        module is its ``ClassDef``; one imported is its qualified name; None when unknown."""
+        found: Func | None = scope
+        while found is not None:
+            if node.id in found.local:
+                return self._instances(found).get(node.id)
+            found = found.parent
+        return None
+
+    def _instances(self, scope: Func) -> dict[str, ast.ClassDef | str]:
+        """The names of ``scope`` bound to instances of a class, found once per scope (a
+        name bound to two classes, or to a class and something else, is left out)."""
+        key = id(scope)
+        if key not in self._instance_memo:
+            found: dict[str, ast.ClassDef | str | None] = {}
+            if isinstance(scope.node, DEFS):
+                args = scope.node.args
+                for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+                    if arg.annotation is not None:
+                        found[arg.arg] = self._class_named(arg.annotation, scope)
+            for assign in scope.of(ast.Assign):
+                if len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name):
+                    name = assign.targets[0].id
+                    made = (
+                        self._class_named(assign.value.func, scope)
+                        if isinstance(assign.value, ast.Call)
+                        else None
+                    )
+                    found[name] = made if found.get(name, made) == made else None
+            self._instance_memo[key] = {k: v for k, v in found.items() if v is not None}
+        return self._instance_memo[key]
+
+    def _class_named(self, node: ast.expr, scope: Func) -> ast.ClassDef | str | None:
+        """The class an annotation or a called name refers to: a class of the module, or
+        the qualified name of an imported one (capitalised, as classes are named)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value, mode="eval").body
+            except (SyntaxError, ValueError, RecursionError):
+                return None
+        if isinstance(node, ast.Name):
+            owner: Func | None = scope
+            while owner is not None:
+                if node.id in owner.classes:
+                    return owner.classes[node.id]
+                if node.id in owner.local and owner is not self.module:
+                    return None
+                owner = owner.parent
+        qualified = self.names.qualified(node)
+        last = (qualified or "").rpartition(".")[2]
+        if qualified and "." in qualified and last[:1].isupper():
+            return qualified
+        return None
+
+    def method(self, cls: ast.ClassDef, name: str) -> Func | None:
+        """The method ``name`` of a class of the module, or of a base class in the module."""
+        return self._method(cls, name)
 
     def _method(self, cls: ast.ClassDef, name: str, depth: int = 0) -> Func | None:
         """``name`` in ``cls`` or in a base class defined in this module."""

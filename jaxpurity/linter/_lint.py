@@ -29,11 +29,14 @@ from jaxpurity.linter._checker import check
 from jaxpurity.linter._config import LintConfig, find_config
 from jaxpurity.linter._finding import UNPARSABLE, Finding
 from jaxpurity.linter._names import Names
+from jaxpurity.linter._package import Entry, Package
 from jaxpurity.linter._rules import rule, selected
+from jaxpurity.linter._run import run
 from jaxpurity.linter._scope import Scopes
 from jaxpurity.linter._wrappers import jit_like
 
 __all__ = [
+    "check_file",
     "findings_in",
     "lint",
     "lint_paths",
@@ -106,7 +109,11 @@ def lint(
     if source is not None:
         codes = selected(select, ignore)
         return lint_source(source, "<string>", codes, frozenset(wrappers))
-    return lint_paths(paths, select=select, ignore=ignore, wrappers=wrappers, config=config)[0]
+    # One process: a pool would start this program's main module again in each worker,
+    # which a script that calls lint() without a __main__ guard cannot bear.
+    return lint_paths(
+        paths, select=select, ignore=ignore, wrappers=wrappers, config=config, jobs=1
+    )[0]
 
 
 def lint_paths(
@@ -116,16 +123,22 @@ def lint_paths(
     ignore: Iterable[str] = (),
     wrappers: Iterable[str] = (),
     config: bool = True,
+    jobs: int | None = None,
+    progress: bool = False,
 ) -> tuple[list[Finding], int]:
-    """:func:`lint` for files and folders: the findings, and how many files were checked."""
+    """:func:`lint` for files and folders: the findings, and how many files were checked.
+
+    The files are checked as one package: traced code that calls a function of another
+    module traces it there too (:mod:`jaxpurity.linter._run`). ``jobs``: how many
+    processes check files (default: one per core, for more than a few dozen files);
+    ``progress``: show how far it got on standard error, for more than a few hundred files.
+    """
     select = None if select is None else tuple(select)
     ignore, wrappers = tuple(ignore), tuple(wrappers)
     configs: dict[Path, LintConfig] = {}
     settings: dict[LintConfig, tuple[frozenset[str], frozenset[str]]] = {}
-    findings: list[Finding] = []
-    files = 0
+    tasks: list[tuple[str, frozenset[str], frozenset[str]]] = []
     for path in python_files(paths):
-        files += 1
         found = find_config(path.parent, configs) if config else LintConfig()
         if found not in settings:
             try:
@@ -134,14 +147,25 @@ def lint_paths(
                 where = f" (in {found.path})" if found.path else ""
                 raise ValueError(f"{error}{where}") from None
             settings[found] = (codes, frozenset(found.wrappers + wrappers))
-        codes, known_wrappers = settings[found]
-        try:
-            text = importlib.util.decode_source(path.read_bytes())
-        except (OSError, SyntaxError, UnicodeDecodeError) as error:
-            findings.append(_unchecked(str(path), 1, 1, f"cannot read it: {error}"))
-            continue
-        findings += lint_source(text, str(path), codes, known_wrappers)
-    return findings, files
+        tasks.append((str(path), *settings[found]))
+    roots = [Path(p) for p in paths if Path(p).is_dir()]
+    return run(tasks, roots, check_file, jobs=jobs, progress=progress), len(tasks)
+
+
+def check_file(
+    path: str,
+    codes: frozenset[str],
+    wrappers: frozenset[str],
+    package: Package | None = None,
+    entries: Iterable[Entry] = (),
+) -> tuple[list[Finding], list[Entry]]:
+    """The findings in one file, less those that ``# noqa`` silences, and how its traced
+    code reaches functions of the other modules of ``package``."""
+    try:
+        text = importlib.util.decode_source(Path(path).read_bytes())
+    except (OSError, SyntaxError, UnicodeDecodeError) as error:
+        return [_unchecked(path, 1, 1, f"cannot read it: {error}")], []
+    return _check_source(text, path, codes, wrappers, package, entries)
 
 
 def python_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
@@ -192,20 +216,29 @@ def lint_source(
       >>> lint_source(source, "f.py", frozenset({"JP202"}))
       []
     """
+    return _check_source(source, path, codes, wrappers)[0]
+
+
+def _check_source(
+    source: str,
+    path: str,
+    codes: frozenset[str],
+    wrappers: frozenset[str],
+    package: Package | None = None,
+    entries: Iterable[Entry] = (),
+) -> tuple[list[Finding], list[Entry]]:
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as error:
         reason = f"cannot parse it: {error.msg}"
-        return [_unchecked(path, error.lineno or 1, error.offset or 1, reason)]
+        return [_unchecked(path, error.lineno or 1, error.offset or 1, reason)], []
     except (ValueError, RecursionError) as error:  # null bytes; nesting deeper than the parser's
-        return [_unchecked(path, 1, 1, f"cannot parse it: {error}")]
+        return [_unchecked(path, 1, 1, f"cannot parse it: {error}")], []
     lines = source.splitlines()
     silenced = _noqa(lines)
-    return [
-        finding
-        for finding in findings_in(tree, path, codes, wrappers, lines)
-        if not _is_silenced(silenced.get(finding.line), finding.code)
-    ]
+    outgoing: list[Entry] = []
+    found = findings_in(tree, path, codes, wrappers, lines, package, entries, outgoing)
+    return [f for f in found if not _is_silenced(silenced.get(f.line), f.code)], outgoing
 
 
 def findings_in(
@@ -214,15 +247,24 @@ def findings_in(
     codes: frozenset[str],
     wrappers: frozenset[str] = frozenset(),
     lines: list[str] | None = None,
+    package: Package | None = None,
+    entries: Iterable[Entry] = (),
+    outgoing: list[Entry] | None = None,
 ) -> list[Finding]:
     """The findings of ``codes`` in a parsed module, by line and column; ``lines`` (its
     source) turns byte offsets into columns on lines that are not ASCII. ``# noqa`` is not
-    read here (flake8 reads it itself)."""
+    read here (flake8 reads it itself). With a ``package``, what its other modules' traced
+    code does here (``entries``) is followed, and how this module's reaches them is added
+    to ``outgoing``."""
     try:
         with _no_garbage_collection():
-            hits = check(Scopes(tree, Names(tree), jit_like(wrappers)))
+            names = Names(tree, package.package_of(path) if package else None)
+            scopes = Scopes(tree, names, jit_like(wrappers), package, path, entries)
+            hits = check(scopes)
     except RecursionError:
         return [_unchecked(path, 1, 1, "an expression is nested too deeply to check")]
+    if outgoing is not None:
+        outgoing += scopes.outgoing
     findings: dict[tuple[int, int, str], Finding] = {}
     for hit in hits:
         if hit.code not in codes:

@@ -72,15 +72,24 @@ def dotted(node: ast.expr) -> str | None:
 class Names:
     """The qualified names of one module's imports and aliases.
 
+    Args:
+      tree: The parsed module.
+      package: The package the module is in (``"pkg.sub"`` for ``pkg/sub/mod.py``), to read
+        its relative imports (``from .utils import f`` is ``pkg.sub.utils.f``); without it,
+        they are left out.
+
     Example:
       >>> names = Names(ast.parse("import jax.numpy as jnp\\nfrom jax import lax"))
       >>> names.qualified(ast.parse("jnp.sum", mode="eval").body)
       'jax.numpy.sum'
       >>> names.qualified(ast.parse("lax.scan", mode="eval").body)
       'jax.lax.scan'
+      >>> relative = Names(ast.parse("from ..utils import f"), package="pkg.sub")
+      >>> relative.qualified(ast.parse("f", mode="eval").body)
+      'pkg.utils.f'
     """
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, package: str | None = None) -> None:
         self._aliases: dict[str, str] = {}
         self._known: dict[str, str] = {}
         #: Local names bound by an ``import`` statement (modules and imported objects).
@@ -93,10 +102,11 @@ class Names:
                     else:
                         root = alias.name.split(".")[0]
                         self._bind(root, root)
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for alias in node.names:
+            elif isinstance(node, ast.ImportFrom):
+                base = _absolute(node, package)
+                for alias in node.names if base else ():
                     if alias.name != "*":
-                        self._bind(alias.asname or alias.name, f"{node.module}.{alias.name}")
+                        self._bind(alias.asname or alias.name, f"{base}.{alias.name}")
         for statement in module_level(tree.body):
             if (
                 isinstance(statement, ast.Assign)
@@ -126,6 +136,20 @@ class Names:
             base = self._aliases.get(head, head)
             self._known[text] = _canonical(f"{base}.{rest}" if rest else base)
         return self._known[text]
+
+
+def _absolute(node: ast.ImportFrom, package: str | None) -> str | None:
+    """The module an ``import from`` names, made absolute: ``..utils`` in ``pkg.sub`` is
+    ``pkg.utils``; None for a relative import outside a known package."""
+    if not node.level:
+        return node.module
+    if package is None:
+        return None
+    parts = package.split(".") if package else []
+    if node.level - 1 > len(parts) or (node.level - 1 == len(parts) and not node.module):
+        return None
+    kept = parts[: len(parts) - (node.level - 1)]
+    return ".".join([*kept, *([node.module] if node.module else [])]) or None
 
 
 def module_level(body: list[ast.stmt]) -> list[ast.stmt]:

@@ -34,6 +34,7 @@ from jaxpurity.linter._annotations import Annotations
 from jaxpurity.linter._arrays import TREE_MAPS
 from jaxpurity.linter._functions import DEFS, MAX_CALL_DEPTH, Func, Functions
 from jaxpurity.linter._names import Names
+from jaxpurity.linter._package import Arguments, Entry, LayerText, Package, Target
 from jaxpurity.linter._syntax import parameter_names
 from jaxpurity.linter._taint import Taint
 from jaxpurity.linter._transformations import Layer, Layers, Partial, Transformations, seeds
@@ -76,7 +77,15 @@ class Scopes:
       [('helper', ['v'], 'jax.jit, through step'), ('step', ['n', 'x'], 'jax.jit')]
     """
 
-    def __init__(self, tree: ast.Module, names: Names, transforms: dict[str, Transform]) -> None:
+    def __init__(
+        self,
+        tree: ast.Module,
+        names: Names,
+        transforms: dict[str, Transform],
+        package: Package | None = None,
+        file: str = "",
+        entries: Iterable[Entry] = (),
+    ) -> None:
         self.names = names
         self.functions = Functions(tree, names)
         self.funcs = self.functions.funcs
@@ -84,9 +93,16 @@ class Scopes:
         self.transformations = Transformations(self.functions, names, transforms)
         self.annotations = Annotations(self.module.classes, names)
         self.static_functions = self._static_functions()
+        self.package = package
+        self.file = file
+        #: How this module's traced code reaches functions of other modules of the package.
+        self.outgoing: list[Entry] = []
         self._queue: deque[Func] = deque()
         for func, layers, shift in self.transformations.applications():
             self._mark(func, layers, shift)
+        self._transformed_elsewhere()
+        for entry in entries:
+            self._enter(entry)
         self._propagate()
 
     def traced(self) -> list[Func]:
@@ -233,43 +249,208 @@ class Scopes:
 
     def _follow_call(self, caller: Func, call: ast.Call, taint: Taint) -> None:
         target = self.functions.resolve(call.func, caller, call.lineno)
-        if target is None or target[0] is caller:
+        if target is None:
+            self._call_elsewhere(caller, call, taint)
+            return
+        if target[0] is caller:
             return
         callee, shift = target
-        params = callee.positional
-        traced: set[str] = set()
-        arrays: set[str] = set()
-        for index, argument in enumerate(call.args, start=shift):
-            if isinstance(argument, ast.Starred):
-                if taint.is_traced(argument.value):
-                    given = set(params[index:]) | ({callee.vararg} if callee.vararg else set())
-                    traced |= given
-                    arrays |= given
-                break
-            name = params[index] if index < len(params) else callee.vararg
-            if name and taint.is_traced(argument):
-                traced.add(name)
-                if not taint.may_be_python(argument):
-                    arrays.add(name)
-        for keyword in call.keywords:
-            if taint.is_traced(keyword.value):
-                if keyword.arg is None:
-                    given = set(params) | set(callee.kwonly)
-                elif keyword.arg in params or keyword.arg in callee.kwonly:
-                    given = {keyword.arg}
-                else:
-                    continue
-                traced |= given
-                if not taint.may_be_python(keyword.value):
-                    arrays |= given
-        traced.discard(callee.self_name or "")
-        arrays.discard(callee.self_name or "")
+        given = _arguments(call, taint, shift, caller.traced_params)
+        traced, arrays = _reached(callee, given)
         if caller not in callee.callers:
             callee.callers.append(caller)
         self._through(caller, callee, caller.depth + 1, traced=traced, arrays=arrays)
+
+    # -- other modules of the package -----------------------------------------------------
+
+    def _call_elsewhere(self, caller: Func, call: ast.Call, taint: Taint) -> None:
+        """A call from traced code to a function of another module of the package: an
+        imported function (``utils.helper(x)``) or a method of an instance of an imported
+        class (``stimuli.set_currents(x)``)."""
+        found = self._elsewhere(call.func, caller)
+        if found is not None:
+            target, shift = found
+            self.outgoing.append(
+                Entry(
+                    target,
+                    frozenset(caller.kinds),
+                    caller.root,
+                    self._dotted(caller),
+                    caller.depth + 1,
+                    call=_arguments(call, taint, shift, caller.traced_params),
+                )
+            )
+
+    def _transformed_elsewhere(self) -> None:
+        """The transformations this module applies to functions of other modules."""
+        for node, layers, scope in self.transformations.elsewhere:
+            found = self._elsewhere(node, scope)
+            if found is not None:
+                target, shift = found
+                texts = tuple(_layer_text(layer) for layer in layers)
+                entry = Entry(target, frozenset(), "", "", 0, layers=texts, shift=shift)
+                self.outgoing.append(entry)
+
+    def _elsewhere(self, node: ast.expr, scope: Func) -> tuple[Target, int] | None:
+        """The function of another module of the package that ``node`` names, and how many
+        of its leading parameters are bound."""
+        if self.package is None:
+            return None
+        head = node
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name):
+            return None
+        if head.id in self.names.imported and head.id not in scope.local:
+            target = self.package.target(self.names.qualified(node) or "")
+            return (target, 0) if target is not None else None
+        if isinstance(node, ast.Attribute) and node.value is head:
+            made = self.functions.instance_of(head, scope)
+            if isinstance(made, str):
+                target = self.package.target(f"{made}.{node.attr}")
+                return (target, 1) if target is not None else None
+        return None
+
+    def _dotted(self, func: Func) -> str:
+        """A function's name as another module reads it: ``train.step``."""
+        module = self.package.module_of(self.file) if self.package else None
+        return f"{module.rpartition('.')[2]}.{func.name}" if module else func.name
+
+    def _enter(self, entry: Entry) -> None:
+        """Trace a function of this module as another module's traced code reaches it."""
+        func = self._entry_function(entry.target.path)
+        if func is None:
+            return
+        if entry.call is not None:
+            traced, arrays = _reached(func, entry.call)
+            self._update(
+                func,
+                entry.kinds,
+                traced=traced,
+                arrays=arrays,
+                root=entry.root,
+                through=entry.through,
+                depth=entry.depth,
+            )
+            return
+        layers = tuple(_layer(text, self.transformations.transforms) for text in entry.layers)
+        if all(layer is not None for layer in layers) and any(
+            isinstance(layer, Layer) for layer in layers
+        ):
+            self._mark(func, layers, entry.shift)  # type: ignore[arg-type]
+
+    def _entry_function(self, path: str) -> Func | None:
+        """The function of this module at ``"helper"`` or ``"Class.method"``."""
+        head, _, method = path.partition(".")
+        if not method:
+            candidates = self.module.defs.get(head)
+            return candidates[-1] if candidates else None
+        cls = self.module.classes.get(head)
+        return self.functions.method(cls, method) if cls is not None else None
 
     def _through(self, caller: Func, func: Func, depth: int, **reached: Iterable[str]) -> None:
         """``func`` is traced as ``caller`` is, through it (called from it, or defined in
         it), with what reaches it (``traced`` parameters, ``free`` names)."""
         kinds, root, name = caller.kinds, caller.root, caller.name
         self._update(func, kinds, root=root, through=name, depth=depth, **reached)
+
+
+def _arguments(call: ast.Call, taint: Taint, shift: int, params: Iterable[str] = ()) -> Arguments:
+    """What ``call`` passes, as the caller's taint sees it; ``params``: the caller's
+    traced parameters (one of them not known for an array is passed on as such)."""
+    own = set(params)
+
+    def flavor(node: ast.expr) -> str | None:
+        """An array, unless it may be a Python value: a name also assigned one
+        (``size = None``), a parameter not known for an array, or a field of a pytree not
+        surely an array, unless its class is of this module and says which fields are
+        static (one of another module may declare it so: ``sys.matrix_inv_iterations``)."""
+        if not taint.is_traced(node):
+            return None
+        if taint.may_be_python(node):
+            return "traced"
+        if isinstance(node, ast.Name) and node.id in own and not taint.is_array(node):
+            return "traced"
+        if isinstance(node, ast.Attribute) and not taint.is_array(node):
+            base = node.value
+            if not (isinstance(base, ast.Name) and base.id in taint.static_fields):
+                return "traced"
+        return "array"
+
+    positional: list[str | None] = []
+    starred = None
+    for argument in call.args:
+        if isinstance(argument, ast.Starred):
+            # The items of a traced tuple: static ones may be among them.
+            starred = "traced" if taint.is_traced(argument.value) else None
+            break
+        positional.append(flavor(argument))
+    keywords = []
+    double_star = None
+    for keyword in call.keywords:
+        given = flavor(keyword.value)
+        if keyword.arg is None:
+            double_star = double_star or given
+        elif given is not None:
+            keywords.append((keyword.arg, given))
+    return Arguments(tuple(positional), starred, tuple(keywords), double_star, shift)
+
+
+def _reached(callee: Func, given: Arguments) -> tuple[set[str], set[str]]:
+    """The parameters of ``callee`` that a call gives tracers, and those of them that get
+    arrays; never its static parameters nor ``self``."""
+    params = callee.positional
+    traced: set[str] = set()
+    arrays: set[str] = set()
+
+    def reach(names: set[str], flavor: str) -> None:
+        traced.update(names)
+        if flavor == "array":
+            arrays.update(names)
+
+    for index, flavor in enumerate(given.positional, start=given.shift):
+        name = params[index] if index < len(params) else callee.vararg
+        if name and flavor:
+            reach({name}, flavor)
+    if given.starred:
+        start = given.shift + len(given.positional)
+        reach(set(params[start:]) | ({callee.vararg} if callee.vararg else set()), given.starred)
+    for name, flavor in given.keywords:
+        if name in params or name in callee.kwonly:
+            reach({name}, flavor)
+    if given.double_star:
+        reach(set(params) | set(callee.kwonly), given.double_star)
+    excluded = callee.static | {callee.self_name or ""}
+    return traced - excluded, arrays - excluded
+
+
+def _layer_text(layer: Layer | Partial) -> LayerText:
+    """A layer as source text, to send to another module."""
+    if isinstance(layer, Partial):
+        keywords = tuple((name, "None") for name in sorted(layer.names))
+        return LayerText("functools.partial", ("None",) * layer.count, keywords, partial=True)
+    return LayerText(
+        layer.name,
+        tuple(ast.unparse(a) for a in layer.args),
+        tuple((k, ast.unparse(v)) for k, v in layer.keywords.items()),
+    )
+
+
+def _layer(text: LayerText, transforms: dict[str, Transform]) -> Layer | Partial | None:
+    """A layer read back from its source text; None for a transformation not known here."""
+    if text.partial:
+        return Partial(len(text.args), frozenset(k for k, _ in text.keywords))
+    transform = transforms.get(text.name)
+    if transform is None:
+        return None
+    parse = _expression
+    keywords = {k: parse(v) for k, v in text.keywords}
+    return Layer(text.name, transform, tuple(parse(a) for a in text.args), keywords)
+
+
+def _expression(text: str) -> ast.expr:
+    """An expression from its source text (a Python None where it cannot be read)."""
+    try:
+        return ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return ast.Constant(None)

@@ -33,6 +33,7 @@ __all__ = [
     "names_in",
     "parameter_names",
     "position",
+    "walk_here",
 ]
 
 #: The comprehensions: each binds its variables in a scope of its own.
@@ -82,6 +83,18 @@ def flatten(target: ast.expr) -> list[ast.expr]:
     if isinstance(target, ast.Starred):
         return flatten(target.value)
     return [target]
+
+
+def walk_here(node: ast.AST) -> list[ast.AST]:
+    """The nodes under ``node`` (``node`` too), not inside the functions and classes it
+    holds, whose bodies run at another time."""
+    found, stack = [], [node]
+    while stack:
+        inner = stack.pop()
+        found.append(inner)
+        if not isinstance(inner, NESTED_SCOPES) or inner is node:
+            stack.extend(ast.iter_child_nodes(inner))
+    return found
 
 
 def position(node: ast.AST) -> tuple[int, int]:
@@ -181,7 +194,7 @@ class Blocks:
         )
 
 
-def blocks(statements: Iterable[ast.For | ast.AsyncFor | ast.While | ast.With]) -> Blocks:
+def blocks(statements: Iterable[ast.For | ast.AsyncFor | ast.While | ast.With | ast.If]) -> Blocks:
     """The bodies of ``statements``.
 
     Example:

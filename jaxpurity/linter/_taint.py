@@ -43,6 +43,7 @@ from jaxpurity.linter._arrays import (
     ARRAY_MODULES,
     STATIC_ATTRIBUTES,
     STATIC_CALLS,
+    STATIC_PARTS,
     TREE_MAPS,
     is_at,
 )
@@ -273,6 +274,17 @@ class Taint:
         ):
             for element, part in zip(target.elts, value.elts, strict=True):
                 self._bind(element, part, binder)
+        elif (
+            isinstance(target, (ast.Tuple, ast.List))
+            and isinstance(value, ast.Call)
+            and self.names.qualified(value.func) in STATIC_PARTS
+            and not any(isinstance(e, ast.Starred) for e in target.elts)
+        ):
+            static = STATIC_PARTS[self.names.qualified(value.func) or ""]
+            if self.is_traced(value):
+                for index, element in enumerate(target.elts):
+                    if index not in static:
+                        self._mark(element, binder)
         elif self.is_traced(value):
             self._mark(target, binder)
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from jaxpurity.linter._functions import Func, Functions
 from jaxpurity.linter._names import Names
-from jaxpurity.linter._wrappers import PARTIAL, Transform
+from jaxpurity.linter._wrappers import NONDIFF, PARTIAL, STATIC_OPTIONS, Transform
 
 __all__ = ["Jitted", "Layer", "Layers", "Partial", "Transformations", "parameters", "seeds"]
 
@@ -124,6 +124,9 @@ class Transformations:
         self.functions = functions
         self.names = names
         self.transforms = transforms
+        #: The functions not of this module that transformations are applied to (an
+        #: imported one, ``jax.jit(utils.step)``), each with the layers and the scope.
+        self.elsewhere: list[tuple[ast.expr, Layers, Func]] = []
 
     def is_transform_call(self, node: ast.AST) -> bool:
         """Whether ``node`` is a call of a transformation (``jax.jit(f)``)."""
@@ -220,8 +223,17 @@ class Transformations:
             for node in defs:
                 layers = [self._decorator(d) for d in node.decorator_list]
                 applied = tuple(layer for layer in layers if layer is not None)
+                func = self.functions.func_of(node)
+                func.static = self._static(node, func, applied)
+                func.donated = {
+                    name
+                    for layer in applied
+                    for name in parameters(
+                        layer, func.positional, "donate_argnums", "donate_argnames"
+                    )
+                    or ()
+                }
                 if applied:
-                    func = self.functions.func_of(node)
                     func.layers = applied
                     yield func, applied, 0
             for call in scope.of(ast.Call):
@@ -236,6 +248,29 @@ class Transformations:
                     and self.is_transform_call(assign.value)
                 ):
                     scope.bound.setdefault(target.id, []).append((assign.lineno, assign.value))
+
+    def _static(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, func: Func, layers: tuple[Layer, ...]
+    ) -> set[str]:
+        """The parameters that ``node``'s decorators keep out of the trace (see
+        :attr:`Func.static`), as far as their options are written out."""
+        static: set[str] = set()
+        for layer in layers:
+            options = STATIC_OPTIONS.get(layer.transform.seeds)
+            if options is not None:
+                static |= parameters(layer, func.positional, *options) or set()
+        for decorator in node.decorator_list:
+            call = decorator if isinstance(decorator, ast.Call) else None
+            if call is None:
+                continue
+            name = self.names.qualified(call.func)
+            if name in PARTIAL and call.args:
+                name = self.names.qualified(call.args[0])
+            if name in NONDIFF:
+                keywords = {k.arg: k.value for k in call.keywords if k.arg}
+                layer = Layer(name, Transform("nondiff"), (), keywords)
+                static |= parameters(layer, func.positional, *NONDIFF[name]) or set()
+        return static
 
     def _decorator(self, decorator: ast.expr) -> Layer | None:
         """The transformation a decorator applies: ``@jax.jit``, ``@jax.jit(...)`` (where
@@ -272,6 +307,8 @@ class Transformations:
         target = self.functions.resolve(node, scope, line)
         if target is not None and layers:
             yield target[0], layers, target[1]
+        elif target is None and layers:
+            self.elsewhere.append((node, layers, scope))
 
 
 def _function_arguments(transform: Transform, call: ast.Call) -> Iterable[ast.expr]:
@@ -339,6 +376,16 @@ def seeds(layer: Layer, func: Func, shift: int, bound: set[str]) -> tuple[set[st
             return everything - whole, whole
         if isinstance(axes, ast.Constant) and axes.value is None:
             return set(), set(visible)
+        return everything, set()
+    if which == "in_specs":
+        specs = layer.option("in_specs", 2)
+        if isinstance(specs, (ast.Tuple, ast.List)):
+            python = {
+                visible[i]
+                for i, spec in enumerate(specs.elts)
+                if i < len(visible) and isinstance(spec, ast.Constant) and spec.value is None
+            }
+            return everything - python, set()
         return everything, set()
     if which == "argnums":
         argnums = layer.option("argnums", 1)

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["CACHED", "DEVICES", "PARTIAL", "TRANSFORMS", "Transform", "jit_like"]
+__all__ = [
+    "CACHED",
+    "DEVICES",
+    "NONDIFF",
+    "PARTIAL",
+    "STATIC_OPTIONS",
+    "TRANSFORMS",
+    "Transform",
+    "jit_like",
+]
 
 #: Kinds whose Python body does not run again on every call: jit's cache, and the bodies
 #: of lax loops and branches, traced once per loop or branch.
@@ -21,6 +30,20 @@ DEVICES = frozenset({"pmap", "shard_map"})
 
 #: ``functools.partial`` and its spellings.
 PARTIAL = frozenset({"functools.partial", "partial"})
+
+#: The options that make parameters static, by the ``seeds`` of a transformation: position
+#: and name options (see :func:`jaxpurity.linter._transformations.parameters`).
+STATIC_OPTIONS = {
+    "static": ("static_argnums", "static_argnames"),
+    "pmap": ("static_broadcasted_argnums", "static_argnames"),
+}
+#: Decorators that are no transformation but keep some parameters out of the trace: the
+#: ``nondiff_argnums``/``nondiff_argnames`` of ``custom_vjp`` and ``custom_jvp`` hold Python
+#: values (hashable, compared as they are), whatever the caller's other arguments.
+NONDIFF = {
+    "jax.custom_vjp": ("nondiff_argnums", "nondiff_argnames"),
+    "jax.custom_jvp": ("nondiff_argnums", "nondiff_argnames"),
+}
 
 
 @dataclass(frozen=True)
@@ -37,7 +60,8 @@ class Transform:
         (non-arrays stay Python values, as in ``eqx.filter_jit``), ``"static"`` (all but
         ``static_argnums``/``static_argnames``), ``"pmap"`` (all but
         ``static_broadcasted_argnums``), ``"in_axes"`` (all but those mapped with ``None``),
-        or ``"argnums"`` (the differentiated ones, the first by default).
+        ``"in_specs"`` (all but those whose ``in_specs`` entry is ``None``, which shard_map
+        passes as they are), or ``"argnums"`` (the differentiated ones, the first by default).
       sequence: The function argument is a list of functions (``lax.switch``'s branches).
       reverse: It differentiates in reverse mode (``grad``, ``vjp``), which cannot go
         through a loop whose length is traced; its traced parameters are the
@@ -93,7 +117,7 @@ TRANSFORMS: dict[str, Transform] = {
     "jax.jvp": Transform("grad"),
     "jax.linearize": Transform("grad"),
     "jax.checkpoint": Transform("checkpoint", seeds="static"),
-    "jax.shard_map": Transform("shard_map"),
+    "jax.shard_map": Transform("shard_map", seeds="in_specs"),
     "jax.make_jaxpr": Transform("trace", seeds="static"),
     "jax.eval_shape": Transform("trace"),
     "jax.experimental.checkify.checkify": Transform("trace"),

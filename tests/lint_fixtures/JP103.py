@@ -36,6 +36,17 @@ def body(carry):
 
 jax.lax.while_loop(lambda c: c > 0, body, 3)
 
+# %% finds: JP103 a counter in a closed-over list, updated from a while_loop body
+from jax import lax
+
+u = [0]
+
+def body_fun(val):
+    u[0] += 1  # expect: JP103
+    return val + 1
+
+lax.while_loop(lambda j: j < 10, body_fun, 0)
+
 # %% fine: shapes, counts and names kept from a loop body while it is traced
 import jax
 import jax.numpy as jnp

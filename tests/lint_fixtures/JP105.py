@@ -51,3 +51,52 @@ class Counter(nnx.Module):
     def __call__(self, x):
         self.count = x
         return x
+
+# %% finds: JP105 a counter on self updated in a jitted method, and a key made there
+import functools
+import jax
+
+class Engine:
+    def __init__(self):
+        self.calls = 0
+        self.rng = None
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def generate(self, x):
+        self.calls += 1  # expect: JP105
+        if self.rng is None:
+            self.rng = jax.random.PRNGKey(0)  # expect: JP105
+        return x * 2
+
+# %% fine: static values set on self in a traced method: a cached jitted function, axis names
+import functools
+import jax
+import jax.numpy as jnp
+
+class DecodeEngine:
+    def __init__(self, abstract_outputs):
+        self.abstract_outputs = abstract_outputs
+        self._compiled_initialize_fn = None
+
+    def init_decode_state(self, rng):
+        if self._compiled_initialize_fn is None:
+
+            @jax.jit
+            def initialize():
+                return jax.tree_util.tree_map(
+                    lambda x: jnp.zeros(x.shape, x.dtype), self.abstract_outputs
+                )
+
+            self._compiled_initialize_fn = initialize
+        state = self._compiled_initialize_fn()
+        self.axis_names = jax.tree_util.tree_map(
+            lambda x: tuple(x.logical_axes) if hasattr(x, "logical_axes") else (), state
+        )
+        self.mesh_axes = ("data", "model")
+        return state
+
+    def shapes(self, rng):
+        return jax.eval_shape(self.init_decode_state, rng)
+
+    def start(self, rng):
+        return jax.jit(self.init_decode_state)(rng)

@@ -6,3 +6,12 @@ import jax
 @jax.jit
 def mix(x, weights=[0.5, 0.5]):  # expect: JP107
     return x * weights[0]
+
+# %% fine: an immutable default, and a list made on every call
+import jax
+
+@jax.jit
+def mix(x, weights=(0.5, 0.5), scale=None):
+    terms = []
+    terms.append(x * weights[0])
+    return sum(terms) * (1.0 if scale is None else scale)

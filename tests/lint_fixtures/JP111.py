@@ -55,3 +55,33 @@ def f(x):
     return x * SCALE * SCALE_AGAIN
 
 f(1.0)
+
+# %% finds: JP111 a global set again through global after the trace ran
+import jax
+BATCH_SIZE = 1
+
+@jax.jit
+def make_batch(key):
+    return jax.random.uniform(key, (BATCH_SIZE, 4))  # expect: JP111
+
+def run(key, sizes):
+    global BATCH_SIZE
+    for size in sizes:
+        make_batch(key)
+        BATCH_SIZE = size
+
+# %% fine: a global set through global before the first trace, as a test's set-up
+import jax
+BATCH_SIZE = 1
+step = None
+
+def gen_data(key):
+    return jax.random.uniform(key, (BATCH_SIZE, 4))
+
+def test_sharding():
+    global BATCH_SIZE
+    BATCH_SIZE = len(jax.devices()) * 2
+    global step
+    step = jax.value_and_grad(lambda x: (x**2).sum())
+    data = jax.jit(gen_data)(jax.random.PRNGKey(0))
+    assert data.shape[0] == BATCH_SIZE

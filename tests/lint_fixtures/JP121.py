@@ -48,3 +48,76 @@ def momentum(key, blocks):
         keys = jax.random.split(key, len(blocks))
         return [jax.random.normal(k) for k in keys]
     return jax.random.normal(key)
+
+# %% fine: keys split into names that are assigned again before any read: no draw is used twice
+import jax
+
+def evaluate(seed, n_devices, steps, evaluator, params):
+    key, key_e = jax.random.split(jax.random.PRNGKey(seed))
+    eval_keys = jax.random.split(key_e, n_devices)
+    for _ in range(steps):
+        key_e, *eval_keys = jax.random.split(key_e, n_devices + 1)
+        evaluator(params, eval_keys)
+    return key
+
+def predictions(rng_key):
+    policy_rng, value_rng = jax.random.split(rng_key, 2)
+    policy_rng, value_rng = jax.random.split(rng_key, 2)
+    return jax.random.normal(policy_rng), jax.random.uniform(value_rng)
+
+# %% finds: JP121 a key split into names that are read, then split again
+import jax
+
+def evaluate(seed, n_devices, evaluator, params):
+    key_e = jax.random.PRNGKey(seed)
+    eval_keys = jax.random.split(key_e, n_devices)
+    evaluator(params, eval_keys)
+    key_e, *eval_keys = jax.random.split(key_e, n_devices + 1)  # expect: JP121
+    return evaluator(params, eval_keys)
+
+# %% finds: JP121 a key returned after a draw from it: the caller uses it again
+import jax
+
+def random_rotations(key, images):
+    key, subkey = jax.random.split(key)
+    turns = jax.random.randint(key, (len(images),), 0, 4)
+    return turns, key  # expect: JP121
+
+def setup(key, n):
+    first_keys = jax.random.split(key, n)
+    return first_keys, key  # expect: JP121
+
+def body(carry):
+    key, x = carry
+    return key, x + jax.random.normal(key)  # expect: JP121
+
+# %% fine: a key split before it is returned, and a new key returned
+import jax
+
+def step(carry):
+    key, x = carry
+    key, subkey = jax.random.split(key)
+    return key, x + jax.random.normal(subkey)
+
+def fresh(seed, x):
+    key = jax.random.key(seed)
+    noise = jax.random.normal(jax.random.fold_in(key, 1))
+    noise = x + noise
+    return noise, jax.random.key(seed + 1)
+
+# %% finds: JP121 one key given to an initializer in every round of a comprehension
+import jax
+import jax.numpy as jnp
+
+def batched_kernel(kernel_init, rng, shape, n):
+    return jnp.stack([kernel_init(rng, shape) for _ in range(n)])  # expect: JP121
+
+# %% fine: a key per round, and a round's own number given with the key
+import jax
+import jax.numpy as jnp
+
+def batched_kernel(kernel_init, rng, shape, n):
+    per_key = [kernel_init(k, shape) for k in jax.random.split(rng, n)]
+    per_round = [kernel_init(jax.random.fold_in(rng, i), shape) for i in range(n)]
+    numbered = [kernel_init(rng, shape, index=i) for i in range(n)]
+    return jnp.stack(per_key + per_round + numbered)

@@ -32,3 +32,25 @@ def f(key, batch):
         return (position + jax.random.normal(jax.random.fold_in(subkey, i)), key), None
 
     return rows, jax.lax.scan(step, (0.0, key), jax.numpy.arange(4))
+
+# %% finds: JP122 one key for every leaf of a tree map
+import jax
+from jax import random, tree_util
+
+def noisy_gradients(grads, rng, std):
+    noise = lambda g: g + std * random.normal(rng, g.shape)  # expect: JP122
+    return tree_util.tree_map(noise, grads)
+
+def init(key, shapes):
+    return jax.tree.map(lambda s: jax.random.uniform(key, s.shape), shapes)  # expect: JP122
+
+# %% fine: a key per leaf, and one permutation for every leaf of a batch
+import jax
+
+def noisy_gradients(grads, rng):
+    leaves, treedef = jax.tree.flatten(grads)
+    keys = jax.tree.unflatten(treedef, list(jax.random.split(rng, len(leaves))))
+    return jax.tree.map(lambda g, k: g + jax.random.normal(k, g.shape), grads, keys)
+
+def shuffle(batch, key):
+    return jax.tree.map(lambda x: jax.random.permutation(key, x), batch)

@@ -9,3 +9,13 @@ def block_sum(x):
     return x.sum(keepdims=True)
 
 sums = shard_map(block_sum, mesh=None, in_specs=None, out_specs=None)
+
+# %% fine: jax.debug.print under shard_map, once per device
+import jax
+from jax.experimental.shard_map import shard_map
+
+def block_sum(x):
+    jax.debug.print("block {}", x)
+    return x.sum(keepdims=True)
+
+sums = shard_map(block_sum, mesh=None, in_specs=None, out_specs=None)

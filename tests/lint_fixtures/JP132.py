@@ -7,3 +7,12 @@ import jax
 def show(x):
     jax.debug.print(f"x = {x}")  # expect: JP132
     return x
+
+# %% fine: the value passed to jax.debug.print, and an f-string of static values
+import jax
+
+@jax.jit
+def show(x):
+    jax.debug.print("x = {}", x)
+    jax.debug.print(f"shape {x.shape}: {{}}", x)
+    return x

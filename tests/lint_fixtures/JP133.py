@@ -10,3 +10,15 @@ def log(x):
 def step(x):
     jax.pure_callback(log, jax.ShapeDtypeStruct(x.shape, x.dtype), x)  # expect: JP133
     return 2 * x
+
+# %% fine: a pure_callback whose result is used, and a debug callback for the effect
+import jax
+
+def log(x):
+    return x
+
+@jax.jit
+def step(x):
+    y = jax.pure_callback(log, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+    jax.debug.callback(print, x)
+    return 2 * y

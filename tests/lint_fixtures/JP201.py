@@ -203,3 +203,44 @@ def f(x, i, n):
     w = lax.dynamic_slice(x, (i,), (3,))
     total = lax.fori_loop(0, n, lambda k, c: c + k, 0)
     return y, z, w, total, jnp.nonzero(x, size=3), x.at[i].set(0.0), x[i]
+
+# %% fine: shard_map arguments whose in_specs entry is None stay Python values
+import functools
+import jax
+from jax.sharding import PartitionSpec as P
+
+def attention(mesh, query, key, cp_size, load_balanced):
+    @functools.partial(
+        jax.shard_map,
+        mesh=mesh,
+        in_specs=(P("data"), P("data"), None, None),
+        out_specs=P("data"),
+    )
+    def wrap(query, key, cp_size, load_balanced):
+        if cp_size > 1 and load_balanced:
+            key = key[::-1]
+        return query * key
+
+    return wrap(query, key, cp_size, load_balanced)
+
+def scaled(mesh, x, factor):
+    def body(x, factor):
+        if factor > 1:
+            return x * factor
+        return x
+
+    return jax.shard_map(body, mesh, (P("data"), None), P("data"))(x, factor)
+
+# %% fine: Python if, bool(), int() and range() on values under jax.grad alone, which runs on values
+import jax
+
+def piecewise(x):
+    if x > 0:
+        y = x * int(x)
+    else:
+        y = -x
+    for _ in range(int(x)):
+        y = y * 0.5
+    return y * bool(x < 10)
+
+slope = jax.grad(piecewise)(3.0)

@@ -8,3 +8,53 @@ import numpy as np
 def standardize(x):
     x = np.asarray(x)  # expect: JP203
     return (x - x.mean()) / x.std()
+
+# %% fine: NumPy in a branch that only NumPy arrays reach (isinstance), never a tracer
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@partial(jax.jit, out_shardings=None)
+def concatenate(x):
+    if isinstance(x[0], np.ndarray):
+        return np.concatenate(x)
+    return jnp.concatenate(x)
+
+# %% finds: JP203 NumPy's writers on a traced pytree and on an array
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+def simulate(apply_fn, state, steps):
+    def body(i, state):
+        state = apply_fn(state)
+        np.save(f"positions_{i}.npy", state.position)  # expect: JP203
+        return state
+
+    return jax.jit(lambda s: lax.fori_loop(0, steps, body, s))(state)
+
+@jax.jit
+def step(x):
+    y = jnp.tanh(x)
+    jnp.save("y.npy", y)  # expect: JP203
+    return y.sum()
+
+# %% fine: NumPy's writers on what is known while tracing, and from a callback
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+def save_on_host(y):
+    np.save("y.npy", y)
+
+@jax.jit
+def step(x):
+    np.save("shape.npy", x.shape)
+    y = jnp.tanh(x)
+    jax.debug.callback(save_on_host, y)
+    return y.sum()
+
+np.save("out.npy", step(jnp.ones(3)))

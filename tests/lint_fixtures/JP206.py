@@ -9,3 +9,15 @@ def f(x, axis, n):
     total = jnp.sum(x, axis=axis)  # expect: JP206
     kernel = jnp.ones(n) / n  # expect: JP206
     return total, kernel, x.reshape(n, -1)  # expect: JP206
+
+# %% fine: axes and sizes that jit keeps static, or that a shape gives
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+@partial(jax.jit, static_argnames=("axis", "n"))
+def f(x, axis, n):
+    total = jnp.sum(x, axis=axis)
+    kernel = jnp.ones(n) / n
+    return total, kernel, x.reshape(x.shape[0], -1), jnp.zeros(x.shape[-1])

@@ -8,3 +8,13 @@ import jax.numpy as jnp
 def positives(x):
     mask = x > 0
     return x[x > 0].mean(), x[mask], jnp.nonzero(x)[0]  # expect: JP207
+
+# %% fine: a mask given to jnp.where, and nonzero with a size
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def positives(x):
+    mask = x > 0
+    kept = jnp.where(mask, x, 0.0)
+    return kept.sum() / mask.sum(), jnp.nonzero(x, size=3, fill_value=0)[0]

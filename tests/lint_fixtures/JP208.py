@@ -30,3 +30,10 @@ import jax
 @jax.jit
 def window(x, i):
     return x[i : i + 3]  # expect: JP208
+
+# %% fine: a slice with static bounds, and dynamic_slice with a traced start
+import jax
+
+@jax.jit
+def window(x, i):
+    return x[1:4], x[: x.shape[0] // 2], jax.lax.dynamic_slice(x, (i,), (3,))

@@ -23,3 +23,17 @@ w = 1.0
 for _ in range(3):
     w = fast(w)
     w = jax.jit(step)(w)
+
+# %% fine: one jit per heterogeneous group, its options read from the loop's variable
+import jax
+import jax.numpy as jnp
+
+def stack_groups(params, shardings, layer_groups, scan_axis):
+    for layer_name, num_layers in layer_groups:
+
+        def stack_layers(*layers):
+            return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs, axis=scan_axis), *layers)
+
+        compiled_stack = jax.jit(stack_layers, out_shardings=shardings[layer_name])
+        params[layer_name] = compiled_stack(*[params[f"{layer_name}_{i}"] for i in range(num_layers)])
+    return params

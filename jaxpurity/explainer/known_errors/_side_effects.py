@@ -49,7 +49,7 @@ UNEXPECTED_TRACERS_ACROSS_DEVICES: tuple[KnownError, ...] = (
         "side_effects_across_devices",
         "A function under shard_map or pmap stored a value in a global, a list or an "
         "attribute (one device's block, to look at later), and later code used it.",
-        "shard_map and pmap trace the function once for every device, with a tracer "
+        "shard_map and pmap trace the function once, for all devices, with a tracer "
         "standing for one device's block; a tracer kept outside the function outlives that "
         "trace, and never had one device's value.",
         "Return the value as another output (out_specs=(P('d'), P('d'))), or look at each "

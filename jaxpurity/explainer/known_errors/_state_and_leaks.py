@@ -124,7 +124,7 @@ _LEAK_FIX_CACHE = (
 )
 _LEAK_FIX_GLOBAL = (
     "Make the function pure: pass the state in as an argument and return the new state "
-    "(`count, y = step(count, x)`). jaxpurity.find_leaks(f, x) names the variable that "
+    "(`y, count = step(count, x)`). jaxpurity.find_leaks(f, x) names the variable that "
     "holds the tracer and the line that stored it."
 )
 
@@ -272,7 +272,7 @@ UNEXPECTED_TRACERS_ANYWHERE: tuple[KnownError, ...] = (
             "function outlives the trace, and Python side effects run only once, when the "
             "function is traced.",
             "Make the function pure: pass the state in as an argument and return the new "
-            "state (`count, y = step(count, x)`). Wrap the call in `with jax.checking_leaks():` "
+            "state (`y, count = step(count, x)`). Wrap the call in `with jax.checking_leaks():` "
             "to be shown the line that leaks.",
             None,
         ),

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from jaxpurity.linter._family import Family, Rule
 from jaxpurity.linter._flow import Event
 from jaxpurity.linter._names import dotted
-from jaxpurity.linter._syntax import NESTED_SCOPES, position
+from jaxpurity.linter._syntax import position, walk_here
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import Scope
@@ -64,7 +64,7 @@ def _donated_reads(scope: Scope) -> None:
         }
         found = [
             Event(inner, inner.id, spends=id(inner) in donations)
-            for inner in _walk_here(node)
+            for inner in walk_here(node)
             if isinstance(inner, ast.Name)
             and isinstance(inner.ctx, ast.Load)
             and inner.id in donated_names
@@ -75,14 +75,3 @@ def _donated_reads(scope: Scope) -> None:
     for read in scope.spent_uses(events):
         function = function_at.get((read.line, read.name), "a jitted function")
         scope.hit(read.node, "JP302", name=read.name, line=read.line, function=function)
-
-
-def _walk_here(node: ast.AST) -> list[ast.AST]:
-    """The nodes under ``node``, not inside nested functions."""
-    found, stack = [], [node]
-    while stack:
-        inner = stack.pop()
-        found.append(inner)
-        if not isinstance(inner, NESTED_SCOPES) or inner is node:
-            stack.extend(ast.iter_child_nodes(inner))
-    return found

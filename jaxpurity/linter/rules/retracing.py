@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import Family, Rule
 from jaxpurity.linter._names import dotted
-from jaxpurity.linter._syntax import Blocks, blocks
+from jaxpurity.linter._syntax import Blocks, blocks, names_in
 from jaxpurity.linter._wrappers import PARTIAL
 
 if TYPE_CHECKING:
@@ -31,7 +31,9 @@ FAMILY = Family(
         "retracing_storms",
         "It sees a lambda, a functools.partial or a function defined in the loop, wrapped in "
         "the loop; a new function made by a factory call, or a static argument that changes "
-        "on every call, is not seen.",
+        "on every call, is not seen. A jit whose options read the loop's variable "
+        "(`out_shardings=shardings[group]`) compiles one function per group on purpose, "
+        "and is not reported.",
     ),
 )
 
@@ -65,5 +67,21 @@ def _jit_in_loop(scope: Scope, node: ast.Call, loops: Blocks) -> None:
         target = scope.resolve(function, node.lineno)
         if target is not None and loops.share(target[0].line, node.lineno):
             what = "function defined in the loop"
-    if what is not None:
+    if what is not None and not _per_group(scope, node):
         scope.hit(node, "JP301", transform=dotted(node.func), what=what)
+
+
+def _per_group(scope: Scope, node: ast.Call) -> bool:
+    """Whether the options of the jit call ``node`` read the variable of a loop around it
+    (``out_shardings=sharding[layer_name]``): one compiled function per group of the loop,
+    each with its own options, which one function made before the loop could not have."""
+    options = [*node.args[1:], *(k.value for k in node.keywords)]
+    read = {n.id for option in options for n in ast.walk(option) if isinstance(n, ast.Name)}
+    if not read:
+        return False
+    loops: list[ast.For | ast.AsyncFor] = [*scope.func.of(ast.For), *scope.func.of(ast.AsyncFor)]
+    for loop in loops:
+        if loop.lineno <= node.lineno <= (loop.end_lineno or loop.lineno):
+            if read & set(names_in(loop.target)):
+                return True
+    return False

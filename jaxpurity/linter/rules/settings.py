@@ -1,11 +1,13 @@
-"""Settings read once, while JAX traces: a mutable default, the clock and the environment, a global.
+"""Settings read once, while JAX traces: a mutable default, the clock, the environment, a global.
 
 ``jit`` runs a function's Python body once per trace and keeps what it read:
-a mutable default argument (JP107), the time or an environment variable
-(JP110), and a module-level setting (JP111) hold the values of that moment on
-every later call. JP111 reports a setting only when the module gives it a new
-value between two runs of one trace, ordered by their lines; which lines run
-each function is found once per module (:class:`_Settings`).
+a mutable default argument (JP107), the time, an environment variable, the
+next item of an iterator from outside the function or an attribute of ``self``
+that a setter changes later (JP110), and a module-level setting (JP111) hold
+the values of that moment on every later call. JP111 reports a setting only
+when the module gives it a new value between two runs of one trace, ordered by
+their lines; which lines run each function is found once per module
+(:class:`_Settings`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from jaxpurity.linter._syntax import is_constant, is_container
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import Module, TracedFunction
     from jaxpurity.linter._functions import Func
+    from jaxpurity.linter._names import Names
 
 __all__ = ["FAMILY"]
 
@@ -40,12 +43,17 @@ FAMILY = Family(
     Rule(
         "JP110",
         "trace-time-read",
-        "The clock or the environment read in a traced function",
+        "The clock, the environment or an outer iterator read in a traced function",
         "`{call}` is read while JAX traces ({how}): the compiled function keeps that value on "
         "every call",
         "global_config",
-        "It knows time.*, datetime's now()/today() and os.environ/os.getenv; other host "
-        "state (a file, a database, a config library) is not seen.",
+        "It knows time.*, datetime's now()/today(), os.environ/os.getenv, next() of an "
+        "iterator or generator held in a global or an enclosing function's name (a batch "
+        "drawn once, while tracing), and an attribute of self read by a method that "
+        "__init__ jits bound (self.f = jax.jit(self._f)) when another method sets it from "
+        "its argument (a setter). An iterator made in the function, a `for` loop over one, "
+        "an object jitted elsewhere or changed otherwise, and other host state (a file, a "
+        "database, a config library) are not seen.",
     ),
     Rule(
         "JP111",
@@ -107,6 +115,102 @@ def _time_read(fn: TracedFunction, node: ast.Call, name: str) -> None:
         fn.hit(node, "JP110", call=(dotted(node.func) or name) + "()")
 
 
+@FAMILY.on_call
+def _outer_iterator(fn: TracedFunction, node: ast.Call, name: str) -> None:
+    """``next(batches)`` of an iterator from outside: it advances once, while tracing. One
+    of a traced function around it is its own business, unless a loop body reads it."""
+    iterator = node.args[0] if name == "next" and node.args else None
+    if not (fn.cached and isinstance(iterator, ast.Name) and iterator.id not in fn.func.local):
+        return
+    outer = fn.outer(iterator.id)
+    if (
+        outer is not None
+        and (not outer.kinds or "loop" in fn.func.direct)
+        and not fn.traced(iterator)
+    ):
+        fn.hit(node, "JP110", call=f"next({iterator.id})")
+
+
+@FAMILY.on(ast.Attribute)
+def _object_setting(fn: TracedFunction, node: ast.Attribute) -> None:
+    """``self.target`` read by a method that ``__init__`` jits bound
+    (``self.compute = jax.jit(self._compute)``), when another method sets it: the trace
+    keeps the value it read, and the compiled function never sees the new one."""
+    me = fn.func.self_name
+    if (
+        isinstance(node.ctx, ast.Load)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == me
+        and node.attr in fn.memo(_stale_attributes)
+    ):
+        fn.hit(node, "JP110", once=node.attr, call=f"{me}.{node.attr}")
+
+
+def _stale_attributes(fn: TracedFunction) -> set[str]:
+    """The attributes a jitted bound method keeps that another method sets (found once per
+    traced function)."""
+    cls = fn.func.cls
+    if fn.func.self_name is None or cls is None:
+        return set()
+    if fn.func.name not in _jitted_in_init(cls, fn.names):
+        return set()
+    return _set_later(cls)
+
+
+def _init_of(cls: ast.ClassDef) -> ast.FunctionDef | None:
+    return next(
+        (m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None
+    )
+
+
+def _jitted_in_init(cls: ast.ClassDef, names: Names) -> set[str]:
+    """The methods that ``__init__`` jits bound to ``self`` and keeps:
+    ``self.compute = jax.jit(self._compute)``."""
+    init = _init_of(cls)
+    if init is None or not init.args.args:
+        return set()
+    me = init.args.args[0].arg
+    jitted = set()
+    for node in ast.walk(init):
+        value = node.value if isinstance(node, ast.Assign) else None
+        if (
+            isinstance(value, ast.Call)
+            and names.qualified(value.func) == "jax.jit"
+            and value.args
+            and isinstance(value.args[0], ast.Attribute)
+            and isinstance(value.args[0].value, ast.Name)
+            and value.args[0].value.id == me
+        ):
+            jitted.add(value.args[0].attr)
+    return jitted
+
+
+def _set_later(cls: ast.ClassDef) -> set[str]:
+    """The attributes that a method of ``cls`` other than ``__init__`` sets on ``self``
+    from one of its parameters: a setter, run after the object was made."""
+    found = set()
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef) or method.name == "__init__":
+            continue
+        params = [a.arg for a in method.args.args]
+        if not params:
+            continue
+        for node in ast.walk(method):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in params[1:]
+            ):
+                for target in node.targets:
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == params[0]
+                    ):
+                        found.add(target.attr)
+    return found
+
+
 @FAMILY.on(ast.Subscript)
 def _environ_read(fn: TracedFunction, node: ast.Subscript) -> None:
     if (
@@ -145,14 +249,18 @@ class _Settings:
         after ``func``'s ``def``, when a function that traces ``func`` (itself, one it is
         defined in, or one that calls it) runs both before that line and after it, so that
         the later run reuses a trace that read the old value; or an assignment through
-        ``global`` in a function, whose time is unknown. None when there is no such line."""
-        if name in self._set_through_global:
-            return self._set_through_global[name]
+        ``global`` in a function that runs such a trace before it (on an earlier line, or
+        in a loop around both): a function that sets a global before the first trace, as
+        a test's set-up does, changes nothing a trace kept. None when there is no such line."""
+        runs, hosts = self._runs
+        tracers = _tracers_of(func, hosts)
+        for assigner, line in self._set_through_global.get(name, []):
+            if _runs_before(assigner, line, [r for t in tracers for r in runs.get(id(t), [])]):
+                return line
         lines = [line for line in self._settings.get(name, []) if line > func.line]
         if not lines:
             return None
-        runs, hosts = self._runs
-        for tracer in _tracers_of(func, hosts):
+        for tracer in tracers:
             times = runs.get(id(tracer), [])
             for line in lines:
                 before = bisect.bisect_left(times, line)
@@ -178,10 +286,10 @@ class _Settings:
         return settings
 
     @functools.cached_property
-    def _set_through_global(self) -> dict[str, int]:
-        """Module-level names assigned through ``global`` in a function: name -> the first
-        such line."""
-        found: dict[str, int] = {}
+    def _set_through_global(self) -> dict[str, list[tuple[Func, int]]]:
+        """Module-level names assigned through ``global`` in a function: name -> each such
+        function with the line of the assignment."""
+        found: dict[str, list[tuple[Func, int]]] = {}
         for func in self.scopes.funcs:
             if not func.declared_global:
                 continue
@@ -193,7 +301,7 @@ class _Settings:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
                     if isinstance(target, ast.Name) and target.id in func.declared_global:
-                        found.setdefault(target.id, node.lineno)
+                        found.setdefault(target.id, []).append((func, node.lineno))
         return found
 
     @functools.cached_property
@@ -220,6 +328,20 @@ class _Settings:
         for lines in runs.values():
             lines.sort()
         return runs, hosts
+
+
+def _runs_before(scope: Func, line: int, runs: list[int]) -> bool:
+    """Whether one of ``runs`` (lines where a trace runs) comes before ``line`` in ``scope``:
+    on an earlier line of it, or in a loop of it that holds ``line`` too."""
+    end = getattr(scope.node, "end_lineno", None) or line
+    if any(scope.line <= run < line for run in runs):
+        return True
+    loops = [*scope.of(ast.For), *scope.of(ast.AsyncFor), *scope.of(ast.While)]
+    return any(
+        loop.lineno <= line <= (loop.end_lineno or loop.lineno)
+        and any(loop.lineno <= run <= (loop.end_lineno or loop.lineno) <= end for run in runs)
+        for loop in loops
+    )
 
 
 def _tracers_of(func: Func, hosts: dict[int, list[Func]], limit: int = 64) -> list[Func]:

@@ -5,7 +5,8 @@ and for the bodies of lax loops and branches, whose trace is reused. What it
 assigns to a global (JP101), stores in a container that outlives the call
 (JP102, JP103, JP104) or sets on ``self`` (JP105) is assigned once, not on
 every call, and holds tracers; ``functools.lru_cache`` keeps the arrays of the
-first call, tracers too (JP106). A container that the traced function makes
+first call, tracers too (JP106). What it stores into an argument's container is
+lost: the transformation passed a rebuilt copy (JP108). A container that the traced function makes
 itself (``env = {}``) is made anew on every trace, and what a helper stores in
 it does not outlive the trace; a global that only tests read is a trace
 counter kept on purpose. What the module as a whole says of its containers and
@@ -103,12 +104,30 @@ FAMILY = Family(
         "return statement, or an Array annotation; a cache filled by hand is JP102's. "
         + SAME_MODULE,
     ),
+    Rule(
+        "JP108",
+        "lost-mutation",
+        "An argument's container changed in place by a function a transformation traces",
+        "`{name}`, an argument, is changed in place in a function JAX transforms ({how}): the "
+        "transformation passes it a rebuilt copy, so the caller's `{name}` stays as it was; "
+        "return the new value",
+        "global_counter",
+        "It reports an item stored into a parameter (`batch[k] = v`) or `.append`, "
+        "`.extend`, `.insert` or `.setdefault` called on it, in a function a transformation "
+        "is applied to directly (not Flax NNX's, which carry such changes), when the "
+        "function neither returns that parameter nor binds its name again. A helper called "
+        "from traced code gets the caller's own object, and is not reported, nor a static "
+        "argument, a donated one, one that jax.grad does not differentiate (passed as it is), "
+        "`.update()` (optimizers have one too) or an attribute set on an argument.",
+    ),
 )
 
 # Methods that store into a container.
 _STORES = frozenset(
     {"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft"}
 )
+# The store methods of lists and dicts alone.
+_CONTAINER_STORES = frozenset({"append", "extend", "insert", "setdefault"})
 _ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "jaxtyping.Array"})
 
 
@@ -165,6 +184,8 @@ def _assignment(
     else:
         return  # an annotation alone (``x: int``) assigns nothing
     value_traced = fn.traced(value)
+    # An augmented assignment reads its target: ``self.n += 1`` updates ``self.n``.
+    values = [node.target, value] if isinstance(node, ast.AugAssign) else [value]
     func = fn.func
     declared = func.declared_global | func.declared_nonlocal
     for target in targets:
@@ -176,7 +197,7 @@ def _assignment(
                     statement = "global" if element.id in func.declared_global else "nonlocal"
                     fn.hit(element, "JP101", once=element.id, name=element.id, declared=statement)
             elif isinstance(element, (ast.Attribute, ast.Subscript)):
-                _store(fn, element, element.value, [value], item=isinstance(element, ast.Subscript))
+                _store(fn, element, element.value, values, item=isinstance(element, ast.Subscript))
 
 
 @FAMILY.on_call
@@ -221,9 +242,12 @@ def _store(
     if not isinstance(root, ast.Name):
         return
     if self_name is not None and root.id == self_name:
-        _self_store(fn, target, base, value_traced)
+        _self_store(fn, target, base, value_traced, values)
         return
     path = dotted(base)
+    if base is root and _changes_container(target, item) and _lost_change(func, root.id):
+        fn.hit(target, "JP108", once=root.id, name=root.id)
+        return
     if root.id in func.local or path is None:
         return
     scope = fn.outer(root.id)
@@ -237,13 +261,66 @@ def _store(
     name = path if item or isinstance(target, ast.Call) else dotted(target) or path
     if func.kinds & {"loop", "branch"}:
         # A loop body always runs staged: a JAX array made there is a tracer too. What
-        # holds none (a shape, a count, a string) is bookkeeping at trace time.
-        if value_traced or any(builds_array(v, fn.names) for v in values):
+        # holds none (a shape, a string) is bookkeeping at trace time; but an update of an
+        # item (u[0] += 1) counts steps, and the body runs once.
+        if (
+            value_traced
+            or any(builds_array(v, fn.names) for v in values)
+            or (item and _updates(target, values))
+        ):
             fn.hit(target, "JP103", name=name)
     elif fn.cached:
         fn.hit(target, "JP102", name=name)
     elif value_traced:
         fn.hit(target, "JP104", name=name)
+
+
+def _changes_container(target: ast.expr, item: bool) -> bool:
+    """Whether a store changes a list or a dict: an item stored, or one of their own
+    store methods (not ``update`` or ``add``, which optimizers and metrics have too)."""
+    if isinstance(target, ast.Call):
+        return isinstance(target.func, ast.Attribute) and target.func.attr in _CONTAINER_STORES
+    return item
+
+
+def _lost_change(func: Func, name: str) -> bool:
+    """Whether a change in place to the parameter ``name`` of ``func`` is lost: a
+    transformation applied to ``func`` itself passes rebuilt containers (pytrees are
+    flattened and made again), and ``func`` neither returns the parameter nor binds the
+    name to a copy, so nothing carries the change back."""
+    if (
+        not func.direct
+        or func.root.startswith("flax.nnx")  # NNX's transformations carry such changes
+        or name not in {*func.positional, *func.kwonly}
+        or name in func.static
+        or name == func.self_name
+        or name in func.donated  # given up: the caller holds it no longer
+        or (func.direct == {"grad"} and name not in func.differentiated)
+    ):
+        return False  # (jax.grad passes the arguments it does not differentiate as they are)
+    for node in func.of(ast.Name):
+        if node.id == name and not isinstance(node.ctx, ast.Load):
+            return False  # bound again: a copy, or another value
+    return not any(
+        isinstance(n, ast.Name) and n.id == name
+        for r in func.of(ast.Return)
+        if r.value is not None
+        for n in ast.walk(r.value)
+    )
+
+
+def _updates(target: ast.expr, values: list[ast.expr]) -> bool:
+    """Whether ``values`` read what ``target`` sets (``self.n + 1``, ``u[0] + 1``): an
+    update, which counts or accumulates."""
+    if not isinstance(target, (ast.Attribute, ast.Subscript)):
+        return False
+    written = ast.dump(target, annotate_fields=False).replace("Store()", "Load()")
+    return any(
+        type(node) is type(target)
+        and ast.dump(node, annotate_fields=False).replace("Store()", "Load()") == written
+        for value in values
+        for node in ast.walk(value)
+    )
 
 
 def _method(func: Func) -> Func | None:
@@ -254,10 +331,27 @@ def _method(func: Func) -> Func | None:
     return scope
 
 
-def _self_store(fn: TracedFunction, target: ast.expr, base: ast.expr, value_traced: bool) -> None:
-    """``self.x = v`` always; ``self.x[k] = v`` and ``self.x.append(v)`` when the class
-    makes ``self.x`` a list, dict or set (else ``update`` may be an optimizer's)."""
+def _self_store(
+    fn: TracedFunction,
+    target: ast.expr,
+    base: ast.expr,
+    value_traced: bool,
+    values: list[ast.expr] | None = None,
+) -> None:
+    """``self.x = v`` where ``v`` is a tracer, makes an array, or updates ``self.x``
+    (``self.n = self.n + 1``, ``self.n += 1``); ``self.x[k] = v`` and
+    ``self.x.append(v)`` when the class makes ``self.x`` a list, dict or set (else
+    ``update`` may be an optimizer's). A static value set once per trace (a jitted
+    function cached on ``self``, a tuple of axis names) is the same on every trace."""
     if not (fn.cached or value_traced) or fn.func.root.startswith("flax.nnx"):
+        return
+    if (
+        values is not None
+        and not value_traced
+        and isinstance(target, ast.Attribute)
+        and not any(builds_array(v, fn.names) for v in values)
+        and not _updates(target, values)
+    ):
         return
     attribute = target if isinstance(target, ast.Attribute) else base
     while isinstance(attribute, (ast.Attribute, ast.Subscript)) and not (

@@ -3,7 +3,8 @@
 While JAX traces, an array is a tracer: it has a shape and a dtype, not a
 value. Python's ``if``, ``while`` and ``assert`` on one (JP201), ``bool()``,
 ``int()``, ``float()``, ``.item()`` and ``math`` on one (JP202), NumPy's
-functions (JP203) and ``range()`` (JP204) all need the value, and fail. A
+functions (JP203: NumPy's files too, ``np.save`` of a traced pytree) and
+``range()`` (JP204) all need the value, and fail. A
 traced argument tested as it is (``if flag:``) is a flag that should be a
 static argument (JP205). Only what the taint knows to be an array counts: a
 pytree's attributes, shapes and dtypes are Python values while tracing.
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 from jaxpurity.linter._arrays import CONVERSIONS, STATIC_CALLS
 from jaxpurity.linter._family import Family, Rule
 from jaxpurity.linter._names import dotted
+from jaxpurity.linter._syntax import Blocks, blocks
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import TracedFunction
@@ -50,9 +52,12 @@ FAMILY = Family(
         "JP203",
         "numpy-on-traced",
         "A NumPy function on a traced value",
-        "NumPy's `{call}` on a traced value ({how}): NumPy needs concrete values; use jax.numpy",
+        "NumPy's `{call}` on a traced value ({how}): NumPy needs concrete values; {fix}",
         "python_control_flow",
-        "The same values as JP201; NumPy functions that only read a shape or a dtype are allowed.",
+        "The same values as JP201; NumPy functions that only read a shape or a dtype are allowed. "
+        "NumPy's writers (np.save, np.savez, np.savetxt, and jnp.save, which is NumPy's) are "
+        "reported on any traced value, a pytree of them too; other writers (open, pickle, a "
+        "logger) are not seen.",
     ),
     Rule(
         "JP204",
@@ -84,6 +89,15 @@ _NUMPY_STATIC = frozenset(
     {name for name in STATIC_CALLS if name.startswith("numpy.")}
     | {"numpy.can_cast", "numpy.promote_types", "numpy.broadcast_shapes"}
 )
+# NumPy's writers, which jax.numpy re-exports: they turn every leaf they are given into a
+# NumPy array, so a pytree of tracers fails as an array does.
+_NUMPY_WRITERS = frozenset(
+    f"{module}.{name}"
+    for module in ("numpy", "jax.numpy")
+    for name in ("save", "savez", "savez_compressed", "savetxt")
+)
+# Conversions that fail under jax.grad alone too: they would lose the derivative.
+_NEED_DERIVATIVE = frozenset({"float", "complex"})
 # What a test is, for a message: the statement or expression that makes it.
 _STATEMENTS = {
     ast.If: "if",
@@ -105,6 +119,8 @@ def _comprehension_condition(fn: TracedFunction, node: ast.comprehension) -> Non
 
 
 def _test(fn: TracedFunction, test: ast.expr, statement: str) -> None:
+    if not fn.not_only_grad:
+        return  # jax.grad alone runs the body on values: a test of one works
     flag = _flag_argument(test)
     if flag is not None and flag in fn.func.traced_params and flag in fn.taint.arrays:
         fn.hit(test, "JP205", statement=statement, name=flag)
@@ -141,28 +157,60 @@ def _flag_argument(test: ast.expr) -> str | None:
 
 @FAMILY.on_call
 def _conversion(fn: TracedFunction, node: ast.Call, name: str) -> None:
+    grad_only = not fn.not_only_grad
     if name in CONVERSIONS and node.args and fn.array(node.args[0]):
-        fn.hit(node, "JP202", call=f"{dotted(node.func) or name}()")
+        # Under jax.grad alone the value exists: bool() and int() of it work, float()
+        # and complex() do not (they would drop the derivative).
+        if not grad_only or name in _NEED_DERIVATIVE:
+            fn.hit(node, "JP202", call=f"{dotted(node.func) or name}()")
     elif (
         isinstance(node.func, ast.Attribute)
         and node.func.attr in ("item", "tolist")
         and not node.args
+        and not grad_only
         and fn.traced(node.func.value)
     ):
         fn.hit(node, "JP202", call=f".{node.func.attr}()")
     elif name.startswith("math.") and _array_argument(fn, node):
         fn.hit(node, "JP202", call=f"{dotted(node.func) or name}()")
+    elif name in _NUMPY_WRITERS and any(fn.traced(a) for a in _arguments(node)):
+        fix = "save the result outside, or from jax.debug.callback"
+        fn.hit(node, "JP203", call=f"{dotted(node.func) or name}()", fix=fix)
     elif (
         name.startswith("numpy.")
         and not name.startswith("numpy.random.")
         and name not in _NUMPY_STATIC
         and _array_argument(fn, node)
+        and not fn.memo(_numpy_branches).contain(node.lineno)
     ):
-        fn.hit(node, "JP203", call=f"{dotted(node.func) or name}()")
-    elif name == "range" and _array_argument(fn, node):
+        fn.hit(node, "JP203", call=f"{dotted(node.func) or name}()", fix="use jax.numpy")
+    elif name == "range" and not grad_only and _array_argument(fn, node):
         fn.hit(node, "JP204")
+
+
+def _numpy_branches(fn: TracedFunction) -> Blocks:
+    """The bodies of ``if isinstance(v, np.ndarray):`` in the function: a tracer never gets
+    there, so NumPy is given NumPy values (``levanter``'s ``_concatenate``)."""
+    tests = []
+    for node in fn.func.of(ast.If):
+        test = node.test
+        if (
+            isinstance(test, ast.Call)
+            and fn.names.qualified(test.func) == "isinstance"
+            and len(test.args) == 2
+        ):
+            kinds = test.args[1]
+            options = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+            if all((fn.names.qualified(k) or "").startswith("numpy.") for k in options):
+                tests.append(node)
+    return blocks(tests)
 
 
 def _array_argument(fn: TracedFunction, node: ast.Call) -> bool:
     """Whether an argument of ``node``, by position or keyword, is a traced array."""
-    return any(fn.array(a) for a in [*node.args, *(k.value for k in node.keywords)])
+    return any(fn.array(a) for a in _arguments(node))
+
+
+def _arguments(node: ast.Call) -> list[ast.expr]:
+    """The arguments of ``node``, by position and by keyword."""
+    return [*node.args, *(k.value for k in node.keywords)]
