@@ -49,7 +49,6 @@ __all__ = [
     "forget_traces",
     "fresh_trace_context",
     "has_compiled",
-    "has_cpu_device",
     "hide_from_source_info",
     "is_jit_wrapper",
     "is_leak_error",
@@ -156,21 +155,6 @@ def is_leak_error(error: BaseException) -> bool:
 
 #: How the messages of JAX's leak checker begin (see :func:`is_leak_error`).
 LEAK_ERROR_STARTS = ("Leaked trace", "Leaked level", "Leaked sublevel")
-
-
-def has_cpu_device() -> bool:
-    """Whether JAX has a CPU device here: its callbacks need one, whatever the accelerator.
-
-    ``jax.debug.callback``, ``jax.debug.print`` and ``jax.pure_callback`` put
-    their arguments on a CPU device before calling Python, under jit as well as
-    eagerly (``jax/_src/debugging.py``, ``callback.py``: checked on 0.4.35,
-    0.12.0.1). ``JAX_PLATFORMS=cuda`` leaves none, and each callback raises a
-    RuntimeError. Public: ``jax.local_devices(backend="cpu")``.
-    """
-    try:
-        return bool(jax.local_devices(backend="cpu"))
-    except RuntimeError:
-        return False
 
 
 @contextlib.contextmanager

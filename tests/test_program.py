@@ -48,12 +48,3 @@ def test_a_debug_callback_in_a_checkpoint_is_found_with_and_without_grad():
         "_announce"
     ]
     assert _program.debug_callbacks_in_remat(_program_of(jnp.sin, 1.0)) == []
-
-
-def test_donating_calls_names_the_inner_jit_that_donates():
-    step = jax.jit(lambda p, g: p - g, donate_argnums=0)
-    plain = jax.jit(lambda p, g: p - g)
-    assert _program.donating_calls(_program_of(lambda p, g: step(p, g) * 2, 1.0, 1.0)) == [
-        "<lambda>"
-    ]
-    assert _program.donating_calls(_program_of(lambda p, g: plain(p, g) * 2, 1.0, 1.0)) == []

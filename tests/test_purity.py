@@ -397,6 +397,26 @@ def test_check_pure_reports_the_users_own_error_while_traced_and_leaves_state() 
     assert saved == []  # what the failed trace stored is put back
 
 
+def test_an_unexpected_tracer_error_while_traced_is_a_leaked_tracer_problem() -> None:
+    def f(x: jax.Array) -> jax.Array:
+        kept = None
+
+        def g(y: jax.Array) -> jax.Array:
+            nonlocal kept
+            kept = y  # jax-ml/jax#2048: the jvp tracer escapes its transformation
+            return y * 2
+
+        jax.jvp(g, (x,), (x,))
+        return kept + x  # used after jvp ended
+
+    with pytest.raises(jax.errors.UnexpectedTracerError):
+        jax.jit(f)(jnp.float32(1.0))  # plain JAX
+    # 0.4.35 raises while check_pure traces (a trace-error of kind leaked-tracer); 0.12.0.1
+    # raises later, and the watched trace finds the leak: a leaked tracer either way
+    kinds = [p.kind for p in jaxpurity.check_pure(f, jnp.float32(1.0)).problems]
+    assert kinds == ["leaked-tracer"], kinds  # no stale-result from the leak's own program
+
+
 def test_check_pure_reads_a_returned_leaked_tracer_as_an_outcome_not_a_crash() -> None:
     cache: dict[str, Any] = {}
 
@@ -1132,3 +1152,18 @@ def test_a_cached_property_filled_in_eagerly_is_no_lost_mutation() -> None:
     assert "area" not in vars(lens)  # under jit the cache lands on a rebuilt copy
     report = jaxpurity.check_pure(loss, lens)
     assert report.ok, str(report)
+
+
+def test_an_iterator_consumed_in_a_loop_body_is_caught() -> None:
+    def make() -> Callable[[], jax.Array]:
+        batches = iter(range(10))
+
+        def total() -> jax.Array:
+            return jax.lax.fori_loop(0, 3, lambda i, c: c + next(batches), 0)
+
+        return total
+
+    jitted = jax.jit(make())
+    assert [int(jitted()), int(jitted())] == [0, 0]  # plain JAX: next() ran once, at trace
+    kinds = {p.kind for p in jaxpurity.check_pure(make()).problems}
+    assert kinds & {"jit-eager-mismatch", "stale-result"}, kinds

@@ -300,14 +300,17 @@ assert "Trace" in f_string and formatted == "format: x = 1.0", out.lines
 # ---------------------------------------------------------
 #
 # :func:`jaxpurity.check_pure` reports a ``pure_callback`` whose result
-# nothing uses (``"dropped-callback"``). It cannot see the f-string (the
-# message is an ordinary string by the time JAX gets it), nor a
-# ``pure_callback`` whose result is used but whose function has a side
-# effect anyway, which ``vmap`` may run once per example.
+# nothing uses (``"dropped-callback"``), and the f-string by what the
+# compiled program prints: a tracer, on every call (``"trace-time-print"``).
+# It cannot see a ``pure_callback`` whose result is used but whose function
+# has a side effect anyway, which ``vmap`` may run once per example.
 
 report = jaxpurity.check_pure(step, jnp.float32(1.0))
 print(report)
 assert [p.kind for p in report.problems] == ["dropped-callback"], report
+f_string_report = jaxpurity.check_pure(show, 1.0)
+print(f_string_report)
+assert [p.kind for p in f_string_report.problems] == ["trace-time-print"], f_string_report
 
 # sphinx_gallery_start_ignore
 # The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.

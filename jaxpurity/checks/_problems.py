@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from jax.errors import UnexpectedTracerError
+
 from jaxpurity._jax_names import GRAD_VMAP, LOOPS, SHARD_MAP
 from jaxpurity._naming import LRU_CACHE
 from jaxpurity._pages import page, topic_of, url
@@ -355,6 +357,7 @@ PROBLEMS: dict[str, ProblemTemplate] = {t.name: t for t in TEMPLATES}
 def trace_error(name: str, error: BaseException) -> Problem:
     """The problem that ``error``, raised while ``name`` was traced, is: its page from
     :func:`jaxpurity.explain`, or the debugging workflow's for an error it does not know.
+    Its kind is ``"trace-error"``, or ``"leaked-tracer"`` for JAX's UnexpectedTracerError.
 
     Example:
       >>> print(trace_error("step", ValueError("my own mistake")))  # doctest: +ELLIPSIS
@@ -370,7 +373,9 @@ def trace_error(name: str, error: BaseException) -> Problem:
     fix = explanation.fix if explanation.recognised else "Read its traceback (jax.jit(fn)(...))."
     found = PROBLEMS["trace-error"]
     message = found.message.format(name=name, error=type(error).__name__, said=said, fix=fix)
-    return Problem(found.kind, message, page(explanation.topic or "debugging_workflow"))
+    # JAX itself caught a tracer leaking while it traced: that is the kind of problem it is
+    kind: Kind = "leaked-tracer" if isinstance(error, UnexpectedTracerError) else found.kind
+    return Problem(kind, message, page(explanation.topic or "debugging_workflow"))
 
 
 def jax_leak_problem(name: str, error: BaseException) -> Problem:

@@ -2,9 +2,8 @@
 
 :func:`check_pure` traces the function once (``jax.jit(...).trace``) and reads the
 jaxpr it got, with the jaxprs nested in it (loop bodies, branches, checkpointed
-functions, inner ``jit`` calls): the callbacks whose results nothing uses, the
-debug callbacks that a transformation may run another number of times, and the
-inner ``jit`` calls that donate their arguments.
+functions, inner ``jit`` calls): the callbacks whose results nothing uses, and the
+debug callbacks that a transformation may run another number of times.
 
 A jaxpr's ``eqns``, each equation's ``primitive.name`` and ``params``, are
 documented ("Understanding jaxprs") but not a stable API; the names of the
@@ -23,7 +22,6 @@ __all__ = [
     "PURE_CALLBACKS",
     "debug_callbacks_in_loops",
     "debug_callbacks_in_remat",
-    "donating_calls",
     "unused_callbacks",
 ]
 
@@ -95,18 +93,3 @@ def debug_callbacks_in_remat(program: Any) -> list[str]:
     do not count.
     """
     return _debug_callbacks_within(program, REMAT_PRIMITIVES)
-
-
-def donating_calls(program: Any) -> list[str]:
-    """The names of the jitted functions ``program`` calls that donate an argument.
-
-    Read from each call's ``donated_invars`` and ``name`` (the equation of
-    ``jit``, ``pjit`` on 0.4.35). Public, one function at a time:
-    ``jax.jit(f).trace(...).args_info``.
-    """
-    found: list[str] = []
-    for eqn in _equations(program):
-        if any(eqn.params.get("donated_invars", ())):
-            name = str(eqn.params.get("name", eqn.primitive.name))
-            found += [] if name in found else [name]
-    return found

@@ -103,7 +103,7 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     * ``"trace-error"``: ``fn`` raised while it was traced, as ``jax.jit(fn)``
       would (a ``TracerBoolConversionError``, say): nothing else can be
       checked until it traces; the page is the one :func:`jaxpurity.explain`
-      gives the error.
+      gives the error (``"leaked-tracer"`` for JAX's UnexpectedTracerError).
 
     It warns (:attr:`PurityReport.warnings`) about what goes wrong once
     something changes: a global, closure variable or environment variable
@@ -263,7 +263,9 @@ def _check(call: BoundCall) -> PurityReport:
         )
     if cached is not None and not agree(cached, fresh):
         problems.append(problem("stale-cache", name=name, cached=cached, fresh=fresh, cause=cause))
-    elif not agree(first, fresh):
+    # A trace that leaked a tracer compiles to a program that takes it as one more input,
+    # which it cannot be called without: that failure is the leak's, already reported.
+    elif not agree(first, fresh) and not (leaks and first.error is not None):
         problems.append(problem("stale-program", name=name, first=first, fresh=fresh, cause=cause))
     return PurityReport(
         name, problems, traces=counts["trace"], runs=counts["run"], warnings=warnings
