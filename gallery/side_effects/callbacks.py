@@ -29,9 +29,6 @@ from jax.experimental import io_callback
 
 import jaxpurity
 
-# pure_callback's default under vmap: an error from JAX 0.6.0, a loop (and a warning) before.
-DEFAULT_VMAP_RAISES = jax.__version_info__ >= (0, 6, 0)
-
 seen = []
 remember = seen.append  # the callbacks below record through this
 
@@ -167,7 +164,8 @@ def add_on_host(x, offset):
 batch = jnp.arange(6.0).reshape(3, 2)
 offset = jnp.array([10.0, 20.0])
 seen.clear()
-if DEFAULT_VMAP_RAISES:
+# pure_callback's default under vmap: an error from JAX 0.6.0, a loop (and a warning) before.
+if jax.__version_info__ >= (0, 6, 0):
     with jaxpurity.raises(NotImplementedError, match="vmap_method"):
         jax.vmap(shifted, in_axes=(0, None))(batch, offset)
 else:
@@ -305,12 +303,10 @@ assert "Trace" in f_string and formatted == "format: x = 1.0", out.lines
 # It cannot see a ``pure_callback`` whose result is used but whose function
 # has a side effect anyway, which ``vmap`` may run once per example.
 
-report = jaxpurity.check_pure(step, jnp.float32(1.0))
-print(report)
-assert [p.kind for p in report.problems] == ["dropped-callback"], report
-f_string_report = jaxpurity.check_pure(show, 1.0)
-print(f_string_report)
-assert [p.kind for p in f_string_report.problems] == ["trace-time-print"], f_string_report
+for fn, kind in [(step, "dropped-callback"), (show, "trace-time-print")]:
+    report = jaxpurity.check_pure(fn, jnp.float32(1.0))
+    print(report)
+    assert [p.kind for p in report.problems] == [kind], report
 
 # sphinx_gallery_start_ignore
 # The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
