@@ -40,7 +40,7 @@ from docutils import nodes
 from docutils.transforms import Transform
 from sphinx.application import Sphinx
 from sphinx.locale import init as init_locale
-from sphinx.search.zh import JIEBA_DEFAULT_DICT, SearchChinese, jieba_load_userdict
+from sphinx.search import zh as sphinx_zh
 from sphinx.util.i18n import docname_to_domain
 
 from jaxpurity._languages import EDITIONS
@@ -188,25 +188,36 @@ def _translate_thumbnails(
     context["body"] = _THUMBNAIL.sub(translated, context["body"])
 
 
-class ChineseSearch(SearchChinese):
+class ChineseSearch(sphinx_zh.SearchChinese):
     """Sphinx's Chinese search, which loads jieba's dictionary when it first splits a text.
 
-    Sphinx loads it (``jieba.load_userdict``, 349,000 words) as its search index starts,
-    even when the build indexes no page: two thirds of an unchanged rebuild of the
-    Chinese edition. The index holds the same words, since the same dictionary is loaded
-    once before the first page is split.
+    Sphinx 9 loads one (jieba's own, ``jieba.load_userdict``, 349,000 words) as its search
+    index starts, even when the build indexes no page: two thirds of an unchanged rebuild
+    of the Chinese edition. Sphinx 8 loads only one that ``html_search_options["dict"]``
+    names, in the same way. The index holds the same words, since the same dictionary is
+    loaded once before the first page is split.
     """
 
     def __init__(self, options: dict[str, str]) -> None:
-        self._dictionary = options.get("dict", JIEBA_DEFAULT_DICT)
+        # Sphinx 9 names jieba's own dictionary when none is given (empty without jieba).
+        self._dictionary = options.get("dict", getattr(sphinx_zh, "JIEBA_DEFAULT_DICT", ""))
         super().__init__({**options, "dict": ""})
 
     def split(self, input: str) -> list[str]:
         if self._dictionary:
             dictionary, self._dictionary = self._dictionary, ""
             if Path(dictionary).is_file():
-                jieba_load_userdict(str(dictionary))
+                _load_jieba_dictionary(dictionary)
         return super().split(input)
+
+
+def _load_jieba_dictionary(path: str) -> None:
+    """``jieba.load_userdict(path)``, where jieba is installed (Sphinx searches without it)."""
+    try:
+        import jieba
+    except ImportError:
+        return
+    jieba.load_userdict(path)
 
 
 def _add_chinese_search(app: Sphinx) -> None:
