@@ -352,6 +352,16 @@ def _strings(node: ast.expr | None) -> list[str] | None:
     return values
 
 
+def _given_none(entries: ast.Tuple | ast.List, parameters: list[str]) -> set[str]:
+    """The parameters whose entry in a per-argument option (``in_axes``, ``in_specs``) is
+    ``None``: a vmap passes them whole, a shard_map as Python values."""
+    return {
+        parameters[i]
+        for i, entry in enumerate(entries.elts)
+        if i < len(parameters) and isinstance(entry, ast.Constant) and entry.value is None
+    }
+
+
 def seeds(layer: Layer, func: Func, shift: int, bound: set[str]) -> tuple[set[str], set[str]]:
     """The parameters of ``func`` that ``layer`` traces, and those a vmap passes whole."""
     visible = [p for p in func.positional[shift:] if p not in bound]
@@ -368,11 +378,7 @@ def seeds(layer: Layer, func: Func, shift: int, bound: set[str]) -> tuple[set[st
     if which == "in_axes":
         axes = layer.option("in_axes", 1)
         if isinstance(axes, (ast.Tuple, ast.List)):
-            whole = {
-                visible[i]
-                for i, axis in enumerate(axes.elts)
-                if i < len(visible) and isinstance(axis, ast.Constant) and axis.value is None
-            }
+            whole = _given_none(axes, visible)
             return everything - whole, whole
         if isinstance(axes, ast.Constant) and axes.value is None:
             return set(), set(visible)
@@ -380,12 +386,7 @@ def seeds(layer: Layer, func: Func, shift: int, bound: set[str]) -> tuple[set[st
     if which == "in_specs":
         specs = layer.option("in_specs", 2)
         if isinstance(specs, (ast.Tuple, ast.List)):
-            python = {
-                visible[i]
-                for i, spec in enumerate(specs.elts)
-                if i < len(visible) and isinstance(spec, ast.Constant) and spec.value is None
-            }
-            return everything - python, set()
+            return everything - _given_none(specs, visible), set()
         return everything, set()
     if which == "argnums":
         argnums = layer.option("argnums", 1)
