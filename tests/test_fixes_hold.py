@@ -31,9 +31,11 @@ default 0), ``"in_axes"`` (for ``vmap``, default 0 for every argument),
 ``"change"`` (a function run between a first call, which compiles, and the
 compared one: a setting that changes, and what the fix does about it), ``"same"``
 (a reason the results are not compared, for a fix with an effect: a ticket
-counter) and ``"tol"``. Every check not in ``"breaks"`` or ``"not"`` must hold. An
-entry whose value is a string is a function defined in a fix section that is not
-a fix itself (a helper), and the string says why.
+counter), ``"tol"``, and ``"check_pure"``: what :func:`jaxpurity.check_pure`
+reports on the fix, ``{kind: where the page shows and explains it}``; a fix
+without it must be reported ok, with no warning (``test_check_pure_is_quiet_on_the_fix``).
+Every check not in ``"breaks"`` or ``"not"`` must hold. An entry whose value is a string is
+a function defined in a fix section that is not a fix itself (a helper), and the string says why.
 
 The test reads a page without running its cells: it executes only the
 statements that ``FIXES`` needs (imports, definitions, plain assignments, and
@@ -77,6 +79,7 @@ TRANSFORMATIONS = ("jit", "nested", "grad", "vmap")
 TOPICS = [topic for section in SECTIONS for topic in section.topics]
 _ENTRY_KEYS = {
     "fn", "args", "static", "breaks", "not", "needs", "wrt", "in_axes", "change", "same", "tol",
+    "check_pure",
 }  # fmt: skip
 _HEADING = re.compile(r"^# (?P<title>\S.*)\n# -{3,}$", re.M)
 _FIX_SECTION = re.compile(r"^(The )?[Ff]ix|^With jaxpurity")
@@ -340,6 +343,7 @@ class Fix:
     change: Callable[[], None] | None
     same: str | None
     tol: float
+    reported: dict[str, str]  # what check_pure reports on it, each with where the page explains
 
     @classmethod
     def from_entry(cls, topic: str, name: str, entry: dict, module: types.ModuleType) -> Fix:
@@ -354,6 +358,9 @@ class Fix:
         assert not set(breaks) & set(not_applicable), f"{topic}: FIXES[{name!r}]: breaks or not?"
         for how, why in not_applicable.items():
             assert isinstance(why, str) and why, f"{topic}: FIXES[{name!r}]['not'][{how!r}]: why?"
+        reported = dict(entry.get("check_pure", {}))
+        for kind, why in reported.items():
+            assert isinstance(why, str) and why, f"{topic}: FIXES[{name!r}]['check_pure'][{kind!r}]"
         return cls(
             topic=topic,
             name=name,
@@ -369,6 +376,7 @@ class Fix:
             change=entry.get("change"),
             same=entry.get("same"),
             tol=entry.get("tol", 1e-5),
+            reported=reported,
         )
 
     def call(self, *args: Any) -> Any:
@@ -590,6 +598,24 @@ def test_the_fix_holds_where_its_page_says(topic, name):
             )
     failures = {how: why for how in TRANSFORMATIONS if (why := check(fix, how)) is not None}
     assert not failures, f"{topic}: {name}: " + "; ".join(f"{k}: {v}" for k, v in failures.items())
+
+
+@pytest.mark.parametrize(("topic", "name"), _entries())
+def test_check_pure_is_quiet_on_the_fix(topic, name):
+    """check_pure on the fix, called as its page calls it: ok, no warning, unless FIXES
+    declares what it reports, each kind with where the page explains it."""
+    module, table = _loaded(topic)
+    if isinstance(table[name], str):
+        return
+    fix = Fix.from_entry(topic, name, table[name], module)
+    if _missing_feature(fix):
+        pytest.skip(_missing_feature(fix))
+    with jaxpurity.printed(echo=False):
+        report = jaxpurity.check_pure(fix.bound(), *fix.args())
+    found = {p.kind for p in [*report.problems, *report.warnings]}
+    assert found == set(fix.reported), (
+        f"{topic}: {name}: declared {sorted(fix.reported)}:\n{report}"
+    )
 
 
 def test_a_function_of_a_fix_section_that_fixes_does_not_name_is_found(tmp_path):

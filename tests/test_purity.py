@@ -1172,3 +1172,102 @@ def test_an_iterator_consumed_in_a_loop_body_is_caught() -> None:
     assert [int(jitted()), int(jitted())] == [0, 0]  # plain JAX: next() ran once, at trace
     kinds = {p.kind for p in jaxpurity.check_pure(make()).problems}
     assert kinds & {"jit-eager-mismatch", "stale-result"}, kinds
+
+
+# ----------------------------------------------------------------- quiet where the code is right
+
+WINDOW_STEPS = 4  # bound once in this file and never changed: a constant
+APPENDED: list[int] = []  # only appended to, by a host callback
+
+
+def steps_of_a_constant(x: jax.Array) -> jax.Array:
+    return jax.lax.fori_loop(0, WINDOW_STEPS, lambda i, c: c * 0.5, x)
+
+
+def logs_to_a_list(x: jax.Array) -> jax.Array:
+    jax.debug.callback(lambda v: APPENDED.append(int(v)), x.sum().astype(int))
+    return x * 2
+
+
+def _reads(fn: Callable[..., Any], *args: Any) -> list[str]:
+    return [w.message for w in jaxpurity.check_pure(fn, *args).warnings]
+
+
+def test_a_module_constant_and_a_list_only_appended_to_are_no_warning() -> None:
+    assert _reads(steps_of_a_constant, jnp.ones(2)) == []
+    assert _reads(logs_to_a_list, jnp.ones(2)) == []
+    [changed] = _reads(scaled_by_a_global, jnp.ones(3))  # SCALE is bound twice in this file
+    assert "global `SCALE`" in changed
+
+
+def test_a_closure_a_factory_binds_once_is_no_warning_and_one_rebound_is() -> None:
+    def make_taper(n: int) -> Callable[[jax.Array], jax.Array]:
+        window = np.sin(np.pi * np.arange(n) / n) ** 2
+        return lambda signal: signal * window
+
+    def make_scaled() -> tuple[Callable[[jax.Array], jax.Array], Callable[[], None]]:
+        scale = 2.0
+
+        def bump() -> None:
+            nonlocal scale
+            scale += 1.0
+
+        return (lambda x: x * scale), bump
+
+    assert _reads(make_taper(4), jnp.ones(4)) == []
+    scaled, bump = make_scaled()
+    jitted = jax.jit(scaled)
+    jitted(jnp.ones(2))
+    bump()
+    assert jitted(jnp.ones(2)).tolist() == [2.0, 2.0]  # plain JAX: the old scale, baked in
+    [read] = _reads(scaled, jnp.ones(2))
+    assert "closure variable `scale`" in read
+
+
+@dataclass(frozen=True)
+class _FrozenScale:
+    scale: float
+
+
+@dataclass
+class _Scale:
+    scale: float
+
+
+def test_an_attribute_of_a_frozen_static_dataclass_is_no_warning() -> None:
+    def layer(x: jax.Array, config: Any) -> jax.Array:
+        return x * config.scale
+
+    frozen = jax.jit(layer, static_argnames="config")
+    assert _reads(frozen, jnp.ones(2), _FrozenScale(2.0)) == []
+    [read] = _reads(functools.partial(frozen, config=_Scale(2.0)), jnp.ones(2))
+    assert "`config.scale`" in read
+
+
+def test_an_io_callback_counter_is_not_compared_across_calls() -> None:
+    from jax.experimental import io_callback
+
+    tickets = itertools.count(100)
+
+    def take_ticket(x: jax.Array) -> jax.Array:
+        shape = jax.ShapeDtypeStruct((), jnp.int32)
+        return x + io_callback(lambda: np.int32(next(tickets)), shape, ordered=True)
+
+    jitted = jax.jit(take_ticket)
+    assert [int(jitted(jnp.int32(0))) for _ in range(2)] == [100, 101]  # new answers by design
+    report = jaxpurity.check_pure(take_ticket, jnp.int32(0))
+    assert report.ok and not report.warnings, str(report)
+
+
+def test_a_checkified_function_is_compared_by_its_values_not_its_error_codes() -> None:
+    from jax.experimental import checkify
+
+    def lookup(table: jax.Array, i: jax.Array) -> jax.Array:
+        checkify.check(i < table.shape[0], "index {i} out of range", i=i)
+        return table[i]
+
+    checked = checkify.checkify(lookup)
+    error, value = jax.jit(checked)(jnp.arange(3.0), jnp.int32(1))
+    assert error.get() is None and float(value) == 1.0
+    report = jaxpurity.check_pure(checked, jnp.arange(3.0), jnp.int32(1))
+    assert report.ok and not report.warnings, str(report)

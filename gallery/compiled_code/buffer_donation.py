@@ -209,8 +209,17 @@ assert explanation.topic == "buffer_donation", explanation
 # sphinx_gallery_start_ignore
 # The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
 FIXES = {
-    "step_and_distance": {"args": lambda: (jnp.zeros(4), x)},
-    "advance": {"args": lambda: ({"w": jnp.zeros(4), "step": jnp.int32(0)},)},
-    "batched_step": {"args": lambda: (jnp.ones((3, 4)), x)},
+    "step_and_distance": {
+        "args": lambda: (jnp.zeros(4), x),
+        "check_pure": {"argument-mutation": "the donation warning, shown with check_pure"},
+    },
+    "advance": {
+        "args": lambda: ({"w": jnp.zeros(4), "step": jnp.int32(0)},),
+        "check_pure": {"argument-mutation": "the donation warning, shown with check_pure"},
+    },
+    "batched_step": {
+        "args": lambda: (jnp.ones((3, 4)), x),
+        "check_pure": {"argument-mutation": "the donation warning, shown with check_pure"},
+    },
 }
 # sphinx_gallery_end_ignore

@@ -310,12 +310,18 @@ assert jnp.array_equal(collected, collect_python(vector))
 # The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
 FIXES = {
     "iterate_n": "fix 1's function, with a counter of traces: iterate_static is the fix",
-    "iterate_static": {"args": (x,), "static": {"n": 5}},
+    "iterate_static": {
+        "args": (x,),
+        "static": {"n": 5},
+        "check_pure": {"global-assignment": "the counter of traces the page prints"},
+    },
     "iterate_fori": {
+        "check_pure": {"global-assignment": "the counter of traces the page prints"},
         "args": (x, 5),
         "breaks": {"grad": (ValueError, "Reverse-mode differentiation", "iterate_static")},
     },
     "iterate_fori_jit": {
+        "check_pure": {"global-assignment": "the counter of traces the page prints"},
         "args": (x, 5),
         "breaks": {"grad": (ValueError, "Reverse-mode differentiation", "iterate_static")},
     },

@@ -231,9 +231,14 @@ def _change_then(clear):
 
 FIXES = {
     "postprocess_fixed": {"args": (x, 0.5), "static": {"mode": "cap"}},
-    "fast_postprocess": {"args": (x,), "change": _change_then(jax.clear_caches)},
+    "fast_postprocess": {
+        "args": (x,),
+        "change": _change_then(jax.clear_caches),
+        "check_pure": {"trace-time-read": "SCALE and MODE: the settings this page changes"},
+    },
     "clear_cache_only": {
         "fn": fast_postprocess,
+        "check_pure": {"trace-time-read": "SCALE and MODE: the settings this page changes"},
         "args": (x,),
         "change": _change_then(fast_postprocess.clear_cache),
         "breaks": {

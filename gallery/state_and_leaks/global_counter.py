@@ -307,6 +307,7 @@ FIXES = {
     "pure_step": {"args": (jnp.int32(0), x), "wrt": 1},
     "scale_with_trace": {"args": (1.0,)},
     "ref_step": {
+        "check_pure": {"global-assignment": "the page's trace counter, `traces += 1`"},
         "needs": "jax.new_ref",
         "args": lambda: (jax.new_ref(jnp.int32(0)), x),
         "wrt": 1,
@@ -314,6 +315,7 @@ FIXES = {
         "breaks": {"vmap": (Exception, "unbatched array reference", "pure_step")},
     },
     "stepper": {
+        "check_pure": {"trace-error": "Stateful raises its TypeError under jit, as shown"},
         "args": (x,),
         "breaks": {
             "jit": (TypeError, "inside a JAX transformation", "pure_step"),

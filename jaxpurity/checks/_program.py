@@ -19,14 +19,18 @@ from jaxpurity._jax_compat import jaxprs_in, user_callback_name
 from jaxpurity._jax_names import LOOP_PRIMITIVES, REMAT_PRIMITIVES
 
 __all__ = [
+    "EFFECTFUL_CALLBACKS",
     "PURE_CALLBACKS",
     "debug_callbacks_in_loops",
     "debug_callbacks_in_remat",
+    "effectful_callbacks",
     "unused_callbacks",
 ]
 
 #: Callbacks that jit treats as pure functions, so that it may remove an unused one.
 PURE_CALLBACKS = frozenset({"pure_callback"})
+#: Callbacks whose effects are the point: each call of the program may answer differently.
+EFFECTFUL_CALLBACKS = frozenset({"io_callback"})
 
 
 def _nested_jaxprs(program: Any) -> Iterator[tuple[Any, frozenset[str]]]:
@@ -44,6 +48,12 @@ def _nested_jaxprs(program: Any) -> Iterator[tuple[Any, frozenset[str]]]:
 def _equations(program: Any) -> Iterator[Any]:
     for jaxpr, _ in _nested_jaxprs(program):
         yield from jaxpr.eqns
+
+
+def effectful_callbacks(program: Any) -> list[str]:
+    """The primitives in ``program`` (nested jaxprs too) that call the host for their effects
+    (``io_callback``): each call may return something new, by design."""
+    return sorted({e.primitive.name for e in _equations(program)} & EFFECTFUL_CALLBACKS)
 
 
 def unused_callbacks(program: Any) -> dict[str, int]:

@@ -40,6 +40,7 @@ from jaxpurity.checks._problems import (
 from jaxpurity.checks._program import (
     debug_callbacks_in_loops,
     debug_callbacks_in_remat,
+    effectful_callbacks,
     unused_callbacks,
 )
 from jaxpurity.checks._restore import Restored, new_ref_arrays, random_generators
@@ -98,7 +99,8 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
       one a jit wrapper ``fn`` answers from its cache, disagrees with a fresh
       trace now (not compared when ``fn`` draws random numbers while traced).
       Only what is stale at the time of the check can be seen, so check where
-      settings change.
+      settings change. Neither is compared when ``fn`` calls
+      :func:`jax.experimental.io_callback`, whose answers change by design.
     * ``"lost-mutation"``: a change to an argument that only the eager run
       makes (``d["count"] += 1``): jit works on rebuilt pytrees.
     * ``"dropped-callback"``: a ``pure_callback`` whose result nothing uses:
@@ -196,6 +198,7 @@ def _check(call: BoundCall) -> PurityReport:
         dropped = unused_callbacks(traced.jaxpr)
         loop_callbacks = debug_callbacks_in_loops(traced.jaxpr)
         remat_callbacks = debug_callbacks_in_remat(traced.jaxpr)
+        by_design = effectful_callbacks(traced.jaxpr)  # each call may answer anew: not compared
         inputs.restore()
         with printed(echo=False):
             program, split = _compiled(traced, split, counted)
@@ -264,11 +267,14 @@ def _check(call: BoundCall) -> PurityReport:
     warnings += [problem("remat-callback", name=name, callback=c) for c in remat_callbacks]
     warnings += [problem("donated-argument", name=name, argument=a) for a in sorted(call.donated)]
     cause = STATE_CAUSE if state_changed or leaks else ""
-    if not agree(eager, fresh):
+    compared = not by_design
+    if compared and not agree(eager, fresh):
         problems.append(
             problem("jit-eager-mismatch", name=name, eager=eager, fresh=fresh, cause=cause)
         )
-    if cached is not None and not agree(cached, fresh):
+    if not compared:
+        pass
+    elif cached is not None and not agree(cached, fresh):
         problems.append(problem("stale-cache", name=name, cached=cached, fresh=fresh, cause=cause))
     # A trace that leaked a tracer compiles to a program that takes it as one more input,
     # which it cannot be called without: that failure is the leak's, already reported.

@@ -25,9 +25,10 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._introspect import EMPTY_CELL, MISSING, is_user_object, qualname
+from jaxpurity._introspect import EMPTY_CELL, MISSING, is_user_code, is_user_object, qualname
 from jaxpurity._naming import kind_of, short_repr
 from jaxpurity.checks._call import BoundCall
+from jaxpurity.checks._constants import MUTATORS, is_constant
 from jaxpurity.checks._snapshot import MUTABLE, Binding
 
 __all__ = ["Read", "outside_reads", "settings_read"]
@@ -37,6 +38,7 @@ _DATA = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozense
 _ARRAYS = (np.ndarray, np.generic, jax.Array)
 _GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME"})
 _ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
+_STORES = frozenset({"STORE_GLOBAL", "STORE_DEREF", "STORE_NAME"})
 _LOCAL_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST", "LOAD_DEREF"})
 
 
@@ -85,6 +87,24 @@ def _global_names(code: types.CodeType) -> list[str]:
     return list(dict.fromkeys(n for n in names if isinstance(n, str)))
 
 
+def _only_changed(code: types.CodeType, name: str) -> bool:
+    """Whether every load of ``name`` in ``code`` is to call a method that changes it in place
+    (``seen.append(x)``): the code writes to it and reads nothing from it to bake in."""
+    loads = [
+        following
+        for instruction, following in _pairs(code)
+        if instruction.opname in (*_GLOBAL_LOADS, "LOAD_DEREF") and instruction.argval == name
+    ]
+    return bool(loads) and all(
+        f is not None and f.opname in _ATTRIBUTE_LOADS and f.argval in MUTATORS for f in loads
+    )
+
+
+def _pairs(code: types.CodeType) -> Iterator[tuple[dis.Instruction, dis.Instruction | None]]:
+    instructions = [i for i in _instructions(code) if i.opname not in ("CACHE", "EXTENDED_ARG")]
+    yield from zip(instructions, [*instructions[1:], None], strict=True)
+
+
 def _attribute_reads(code: types.CodeType, local: str) -> list[str]:
     """The attributes read directly off the local variable ``local`` (``self.scale``)."""
     found, previous = [], None
@@ -96,7 +116,11 @@ def _attribute_reads(code: types.CodeType, local: str) -> list[str]:
 
 
 def _is_plain_object(value: Any) -> bool:
-    """A user object that jit does not flatten (no pytree): it reaches the body as it is."""
+    """A user object that jit does not flatten (no pytree) and that can change in place: it
+    reaches the body as it is. A frozen dataclass cannot change, as the fix is to make it."""
+    params = getattr(type(value), "__dataclass_params__", None)
+    if params is not None and params.frozen:
+        return False
     return is_user_object(value) and jax.tree_util.treedef_is_leaf(
         jax.tree_util.tree_structure(value)
     )
@@ -115,8 +139,11 @@ def settings_read(call: BoundCall) -> list[Read]:
     """The globals, closure variables and object attributes the call's code reads: all baked in.
 
     Found in the code (its bytecode), not by running it, for the function and
-    the functions it reaches in one step. A global or closure variable counts when
-    it holds data (a number, a string, a container, an array, a user object);
+    the user functions it reaches in one step. A global or closure variable counts when
+    it holds data (a number, a string, a container, an array, a user object) that
+    can change: not a constant its source binds once and never changes
+    (:func:`~jaxpurity.checks._constants.is_constant`), nor a container the code
+    only changes in place (``seen.append(x)``);
     an attribute counts when it is read off an argument that reaches the body
     as it is (a user object that is no pytree, such as a static ``self``).
 
@@ -124,20 +151,32 @@ def settings_read(call: BoundCall) -> list[Read]:
       >>> LEARNING_RATE = 0.1
       >>> def update(w, g):
       ...     return w - LEARNING_RATE * g
+      >>> update.__module__ = "my_project.train"  # as if defined there (not in jaxpurity)
       >>> [(r.label, r.value) for r in settings_read(BoundCall.of(update, (1.0, 1.0), {}))]
       [('global `LEARNING_RATE`', '0.1')]
     """
     reads: list[Read] = []
     for f in call.functions:
-        names = [Binding.global_(f.__globals__, name) for name in _global_names(f.__code__)]
+        if not is_user_code(f):
+            continue  # JAX's own closures (checkify's error set): nothing the user changes
+        names = [
+            (name, False, Binding.global_(f.__globals__, name))
+            for name in _global_names(f.__code__)
+        ]
         names += [
-            Binding.cell(cell, name, qualname(f))
+            (name, True, Binding.cell(cell, name, qualname(f)))
             for name, cell in zip(f.__code__.co_freevars, f.__closure__ or (), strict=True)
         ]
-        for binding in names:
+        stored = {i.argval for i in _instructions(f.__code__) if i.opname in _STORES}
+        for name, closure, binding in names:
             value = binding.get()
-            if value is not MISSING and value is not EMPTY_CELL and _is_data(value):
-                reads.append(Read(binding.label, short_repr(value), _why(value)))
+            if value is MISSING or value is EMPTY_CELL or not _is_data(value):
+                continue
+            if name in stored or _only_changed(f.__code__, name):
+                continue  # rebound here: a global-assignment; a list only appended to
+            if is_constant(f, name, closure=closure):
+                continue  # bound once in its source and never changed
+            reads.append(Read(binding.label, short_repr(value), _why(value)))
     body = call.innermost
     if isinstance(body, types.FunctionType):
         for name, value in call.parameters:
