@@ -443,3 +443,34 @@ def test_stateful_inside_jit_refuses_to_leak_a_tracer():
     assert "out, state = _count(state, ...)" in str(info.value)
     assert int(counter.state) == 0
     assert not isinstance(counter.state, jax.core.Tracer)
+
+
+def _counted(n, x):
+    return x * 2, n + 1  # the new state does not depend on x
+
+
+@pytest.mark.parametrize("how", ["jit", "vmap", "grad", "scan"])
+def test_stateful_inside_any_transformation_raises_and_keeps_its_state(how):
+    def body(counter, x):
+        return counter(x)
+
+    transformed = {
+        "jit": lambda counter, xs: jax.jit(lambda x: body(counter, x))(xs[0]),
+        "vmap": lambda counter, xs: jax.vmap(lambda x: body(counter, x))(xs),
+        "grad": lambda counter, xs: jax.grad(lambda x: body(counter, x))(xs[0]),
+        "scan": lambda counter, xs: jax.lax.scan(lambda c, x: (c, body(counter, x)), 0.0, xs),
+    }[how]
+    # Plain JAX with a hand-made Python-side state: under vmap one step for three examples.
+    steps = []
+
+    def by_hand(x):
+        steps.append(None)
+        return x * 2
+
+    jax.vmap(by_hand)(jnp.ones(3))
+    assert len(steps) == 1
+    counter = jaxpurity.Stateful(_counted, 0)
+    with pytest.raises(TypeError, match=r"Stateful\(_counted\) was called inside a JAX"):
+        transformed(counter, jnp.ones(3))
+    assert int(counter.state) == 0 and counter.trace_count == 0
+    assert float(counter(1.0)) == 2.0 and int(counter.state) == 1  # plain Python: steps

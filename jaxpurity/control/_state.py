@@ -19,6 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxpurity._introspect import qualname
+from jaxpurity._jax_compat import trace_in_progress
 from jaxpurity._leaftypes import is_tracer, leaf_type
 from jaxpurity._naming import short_repr
 from jaxpurity._pages import page
@@ -236,9 +237,12 @@ class Stateful(Generic[StateT]):
     out, 0``) is made strong the same way. Pass an explicit dtype
     (``jnp.zeros((), jnp.int16)``) to choose another.
 
-    A Stateful lives on the Python side: call it from ordinary Python code,
-    not inside :func:`jax.jit`, :func:`jax.vmap` or :func:`jax.lax.scan`;
-    there, call the pure ``fn`` and thread the state yourself.
+    A Stateful lives on the Python side: call it from ordinary Python code.
+    Inside any transformation (:func:`jax.jit`, :func:`jax.vmap`,
+    :func:`jax.grad`, :func:`jax.lax.scan`, ...) a call raises a
+    :class:`TypeError` and leaves the state as it was: there its one Python
+    state could not step once per call (under ``vmap``, once per example),
+    so call the pure ``fn`` and thread the state yourself.
 
     Args:
       fn: The pure step function, ``fn(state, *args, **kwargs) -> (out,
@@ -327,23 +331,31 @@ class Stateful(Generic[StateT]):
 
         Raises:
           TypeError: ``fn`` did not return ``(out, new_state)``, or the call
-            happened inside a JAX transformation (the new state would be a
-            leaked tracer).
+            happened inside a JAX transformation (jit, vmap, grad, scan...:
+            the new state would be a leaked tracer, or one step for a whole
+            batch); the state is left as it was.
           jaxpurity.TypeMismatchError: the new state's type differs from the
             state passed in.
         """
+        # Under vmap or grad a new state that does not depend on the arguments comes back
+        # concrete: it would step once for the whole batch. So refuse before running.
+        if trace_in_progress() or any(map(is_tracer, jax.tree_util.tree_leaves((args, kwargs)))):
+            raise self._inside_a_transformation()
         out, new_state = self._step(self._state, *args, **kwargs)
-        if any(map(is_tracer, jax.tree_util.tree_leaves(new_state))):
-            call = self._name if "<" not in self._name else "fn"
-            raise TypeError(
-                f"Stateful({self._name}) was called inside a JAX transformation (jit, vmap, "
-                "grad, scan, ...): its new state is a tracer, and keeping it on the Python "
-                "side would leak it. Inside transformed code call the pure function and "
-                f"thread the state: `out, state = {call}(state, ...)` "
-                f"(see {page('leak_through_self')})"
-            )
+        if any(map(is_tracer, jax.tree_util.tree_leaves(new_state))):  # a tracer closed over
+            raise self._inside_a_transformation()
         self._state = new_state
         return out
+
+    def _inside_a_transformation(self) -> TypeError:
+        call = self._name if "<" not in self._name else "fn"
+        return TypeError(
+            f"Stateful({self._name}) was called inside a JAX transformation (jit, vmap, "
+            "grad, scan, ...): its new state would be a tracer, and keeping it on the Python "
+            "side would leak it (under vmap, it would step once for the whole batch). Inside "
+            f"transformed code call the pure function and thread the state: "
+            f"`out, state = {call}(state, ...)` (see {page('leak_through_self')})"
+        )
 
     @property
     def state(self) -> StateT:
