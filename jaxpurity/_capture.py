@@ -17,6 +17,8 @@ from typing import Any
 
 import jax
 
+from jaxpurity._platforms import require_cpu_device
+
 __all__ = ["ExceptionInfo", "Printed", "clean_paths", "printed", "raises"]
 
 _MAX_LINES = 40
@@ -275,6 +277,10 @@ def printed(*, echo: bool = True) -> Iterator[Printed]:
     Yields:
       A :class:`Printed` whose ``text`` and ``lines`` hold the output.
 
+    Raises:
+      RuntimeError: JAX has no CPU device (``JAX_PLATFORMS=cuda``), where
+        ``jax.debug.print`` runs: the message says what to set.
+
     Example:
       >>> import jax
       >>> @jax.jit
@@ -288,6 +294,7 @@ def printed(*, echo: bool = True) -> Iterator[Printed]:
       >>> out.lines
       ['tracing', 'x = 1.0', 'x = 2.0']
     """
+    require_cpu_device("jaxpurity.printed()")
     out = Printed()
     buffer = io.StringIO()
     try:

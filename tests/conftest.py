@@ -10,7 +10,7 @@
 * ``gpu`` marker: a test marked ``@pytest.mark.gpu`` runs where JAX sees a GPU and
   is skipped elsewhere; the ``gpu_devices`` fixture lists the GPUs.
 * A run whose ``JAX_PLATFORMS`` leaves out ``cpu`` stops before collecting, saying why
-  (:func:`missing_cpu_platform`).
+  (:func:`jaxpurity._platforms.missing_cpu_platform`).
 """
 
 from __future__ import annotations
@@ -27,29 +27,7 @@ import jax
 import numpy as np
 import pytest
 
-
-def missing_cpu_platform(platforms: str) -> str | None:
-    """Why the suite cannot run with ``JAX_PLATFORMS=platforms``, or None where it can.
-
-    ``jax.debug.print`` and ``jax.debug.callback`` run their Python on a CPU device, and
-    many tests (check_pure's, ``printed()``'s, the gallery's) print that way. With
-    ``JAX_PLATFORMS=cuda`` JAX has no CPU device, and each of them fails alike.
-
-    >>> missing_cpu_platform("cuda,cpu") is None and missing_cpu_platform("") is None
-    True
-    >>> print(missing_cpu_platform("cuda"))  # doctest: +ELLIPSIS
-    JAX_PLATFORMS=cuda leaves JAX no CPU device, ... or set JAX_PLATFORMS=cuda,cpu
-    """
-    names = [name.strip() for name in platforms.split(",") if name.strip()]
-    if not names or "cpu" in names:
-        return None
-    return (
-        f"JAX_PLATFORMS={platforms} leaves JAX no CPU device, and jax.debug.print and "
-        "jax.debug.callback, which many tests use, run on one. To test on a GPU, unset "
-        "JAX_PLATFORMS (JAX then uses the GPU and keeps the CPU), or set "
-        f"JAX_PLATFORMS={','.join(names)},cpu"
-    )
-
+from jaxpurity._platforms import missing_cpu_platform
 
 # The docs build's extensions (tests/test_error_index.py and others import them by name).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs" / "sphinxext"))
@@ -68,7 +46,8 @@ def _gpus() -> list[jax.Device]:
 
 def pytest_configure(config: pytest.Config) -> None:
     # Before anything asks JAX for its devices: collection does (the ``run`` parameters).
-    why = missing_cpu_platform(os.environ.get("JAX_PLATFORMS", ""))
+    # Many tests (check_pure's, printed()'s, the gallery's) print through jax.debug.print.
+    why = missing_cpu_platform(os.environ.get("JAX_PLATFORMS", ""), "the test suite")
     if why is not None:
         raise pytest.UsageError(why)
     config.addinivalue_line(

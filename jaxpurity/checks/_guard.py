@@ -15,6 +15,7 @@ from typing import Any
 
 from jaxpurity._jax_compat import trace_in_progress
 from jaxpurity._leaftypes import is_tracer
+from jaxpurity._platforms import require_cpu_device
 from jaxpurity.checks._tracing import flatten_arguments
 
 __all__ = [
@@ -27,7 +28,8 @@ ONE_CHECK_AT_A_TIME = threading.RLock()
 
 
 def require_plain_python(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], api: str) -> None:
-    """Raise a clear error for a call the check cannot make: a non-function, or inside a trace.
+    """Raise a clear error for a call the check cannot make: a non-function, inside a trace,
+    or with no CPU device for the host callbacks it watches through (``JAX_PLATFORMS=cuda``).
 
     Example:
       >>> import jax
@@ -51,3 +53,4 @@ def require_plain_python(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
             "body): it traces and runs the function itself, so call it from plain Python, "
             "outside jax.jit and the others, with example arrays"
         )
+    require_cpu_device(f"jaxpurity.{api}")  # it watches the program through host callbacks
