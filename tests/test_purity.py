@@ -1271,3 +1271,36 @@ def test_a_checkified_function_is_compared_by_its_values_not_its_error_codes() -
     assert error.get() is None and float(value) == 1.0
     report = jaxpurity.check_pure(checked, jnp.arange(3.0), jnp.int32(1))
     assert report.ok and not report.warnings, str(report)
+
+
+# ----------------------------------------------------------------- values from the user's calls
+
+TICKS = 0
+
+
+def ticking(x: jax.Array) -> jax.Array:
+    global TICKS
+    TICKS += 1
+    return x * TICKS
+
+
+def test_a_report_shows_the_values_the_users_own_calls_return() -> None:
+    global TICKS
+    jitted = jax.jit(ticking)
+    yours_jit = [jitted(jnp.ones(2)).tolist() for _ in range(2)]
+    TICKS = 0
+    yours_eager = [ticking(jnp.ones(2)).tolist() for _ in range(2)]
+    TICKS = 0
+    assert yours_jit == [[1.0, 1.0]] * 2 and yours_eager == [[1.0, 1.0], [2.0, 2.0]]
+    report = jaxpurity.check_pure(ticking, jnp.ones(2))
+    assert TICKS == 0
+    by_kind = {p.kind: p.message for p in report.problems}
+    # The second calls from the state before the check, not the check's own runs (3.0 and up).
+    assert (
+        "eagerly it returned [2.0, 2.0], but jax.jit(ticking) returned [1.0, 1.0]"
+        in (by_kind["jit-eager-mismatch"])
+    )
+    assert (
+        "first trace again returned [1.0, 1.0], but a fresh trace now returned [2.0, 2.0]"
+        in (by_kind["stale-result"])
+    )

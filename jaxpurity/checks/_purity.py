@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import functools
 import re
 from collections.abc import Callable
@@ -162,13 +163,14 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     with ONE_CHECK_AT_A_TIME, forgetting_traces(), leak_checker_off(), jax.disable_jit(False):
         scope = Snapshot(call.named, call.bindings)
         try:
-            return _check(call)
+            return _check(call, scope)
         finally:
             scope.restore()
 
 
-def _check(call: BoundCall) -> PurityReport:
-    """The check itself; the caller puts every global, closure and argument back after it."""
+def _check(call: BoundCall, scope: Snapshot) -> PurityReport:
+    """The check itself; the caller puts every global, closure and argument back after it
+    (``scope``, which also starts the replay of the user's own calls from their state)."""
     target = call.body
     name = call.name
     counts = collections.Counter[str]()
@@ -268,21 +270,85 @@ def _check(call: BoundCall) -> PurityReport:
     warnings += [problem("donated-argument", name=name, argument=a) for a in sorted(call.donated)]
     cause = STATE_CAUSE if state_changed or leaks else ""
     compared = not by_design
-    if compared and not agree(eager, fresh):
+    mismatch = compared and not agree(eager, fresh)
+    stale_cache = compared and cached is not None and not agree(cached, fresh)
+    # A trace that leaked a tracer compiles to a program that takes it as one more input,
+    # which it cannot be called without: that failure is the leak's, already reported.
+    stale_program = (
+        compared
+        and not stale_cache
+        and not agree(first, fresh)
+        and not (leaks and first.error is not None)
+    )
+    if state_changed and (mismatch or stale_cache or stale_program):
+        # The runs above moved the user's state (a counter): show what the user's own calls
+        # return instead, where those disagree too.
+        yours = _as_the_user_calls(call, split, scope, inputs, restored)
+        if not agree(yours.eager, yours.jitted) and not agree(yours.jitted, yours.traced):
+            eager, fresh, first, cached = yours.eager, yours.jitted, yours.jitted, yours.jitted
+            fresh_trace = yours.traced
+        else:
+            fresh_trace = fresh
+    else:
+        fresh_trace = fresh
+    if mismatch:
         problems.append(
             problem("jit-eager-mismatch", name=name, eager=eager, fresh=fresh, cause=cause)
         )
-    if not compared:
-        pass
-    elif cached is not None and not agree(cached, fresh):
-        problems.append(problem("stale-cache", name=name, cached=cached, fresh=fresh, cause=cause))
-    # A trace that leaked a tracer compiles to a program that takes it as one more input,
-    # which it cannot be called without: that failure is the leak's, already reported.
-    elif not agree(first, fresh) and not (leaks and first.error is not None):
-        problems.append(problem("stale-program", name=name, first=first, fresh=fresh, cause=cause))
+    if stale_cache:
+        problems.append(
+            problem("stale-cache", name=name, cached=cached, fresh=fresh_trace, cause=cause)
+        )
+    if stale_program:
+        problems.append(
+            problem("stale-program", name=name, first=first, fresh=fresh_trace, cause=cause)
+        )
     return PurityReport(
         name, problems, traces=counts["trace"], runs=counts["run"], warnings=warnings
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class _UserCalls:
+    """What the user's own second calls return, each series from their state before the check."""
+
+    eager: Outcome  # the second eager call
+    jitted: Outcome  # the second call of one jax.jit, which answers from its first trace
+    traced: Outcome  # a trace made after one eager call: what jit would compute now
+
+
+def _as_the_user_calls(
+    call: BoundCall, split: SplitCall, scope: Snapshot, inputs: Snapshot, restored: list[Restored]
+) -> _UserCalls:
+    """Replay two calls as the user makes them, each series from the user's state.
+
+    A global counter ``calls += 1; return x * calls`` from ``calls = 0`` returns ``x * 2``
+    at the second eager call and ``x * 1`` at the second jitted one, whatever the check's
+    own runs moved the counter to.
+    """
+
+    def second(first: Callable[[], Any], then: Callable[[], Any]) -> Outcome:
+        scope.restore()
+        inputs.restore()
+        _run_after_reset(restored, first)
+        return _run_after_reset(restored, then)
+
+    def eagerly() -> Any:
+        return call.body(*call.args, **call.kwargs)
+
+    try:
+        with printed(echo=False):
+            jitted = jax.jit(split.traceable(call.body))
+            with uncached_tracing():
+                user_jit = second(*[lambda: jitted(*split.args, **split.kwargs)] * 2)
+            user_eager = second(eagerly, eagerly)
+            traced = second(eagerly, lambda: _fresh_run(split.traceable(call.body), split))
+    finally:
+        for r in restored:
+            r.reset()
+        scope.restore()
+        inputs.restore()
+    return _UserCalls(user_eager, user_jit, traced)
 
 
 def _cached_properties(call: BoundCall) -> set[str]:
