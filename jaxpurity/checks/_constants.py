@@ -6,7 +6,8 @@ in place) and a closure variable that its enclosing function binds once (the
 array a factory closes over) cannot change, so reading them at trace time is
 no warning. The source decides: what the function's own file binds, read with
 :mod:`ast`. A function with no file of its own (a notebook cell, ``exec``) has
-no source to prove this, and its reads keep their warning.
+no source to prove this, nor one whose globals are not its module's namespace (a copy
+that other code fills in), and its reads keep their warning.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import ast
 import functools
 import linecache
+import sys
 import types
 from collections.abc import Iterator
 
@@ -36,10 +38,14 @@ def _parsed(filename: str, source: str) -> ast.Module | None:
 
 
 def _module_of(fn: types.FunctionType) -> ast.Module | None:
-    """The parsed file that defines ``fn``, when it is its module's own file."""
+    """The parsed file that defines ``fn``, when it is its module's own file and ``fn``'s
+    globals are that module's namespace (not a copy that other code fills in)."""
     filename = fn.__code__.co_filename
-    if fn.__globals__.get("__file__") != filename:
-        return None  # exec'd code, a notebook cell: the module's other bindings are unseen
+    module = sys.modules.get(fn.__module__ or "")
+    if fn.__globals__.get("__file__") != filename or getattr(module, "__dict__", None) is not (
+        fn.__globals__
+    ):
+        return None  # exec'd code, a notebook cell, a copied namespace: bindings unseen
     return _parsed(filename, "".join(linecache.getlines(filename)))
 
 
