@@ -149,3 +149,19 @@ def test_the_checks_see_lost_and_glued_markup():
     assert _spaced("（重新追踪） ``f`` 时") == ["） ``f`` 时"]
     assert _spaced("用 ``f``\\ （或 ``g``）\\ ``h``") == []
     assert not _glued("用 ``f``\\ （或 ``g``）\\ ``h``")
+
+
+# The story beats that section titles share across the gallery (house style: the code people
+# write, what JAX does, why, the fix, the fix with jaxpurity).
+_STORY_BEATS = ("The code people write", "What JAX does", "Why", "The fix", "With jaxpurity")
+
+
+def test_the_shared_section_titles_read_the_same_on_every_page():
+    said: dict[str, set[str]] = {beat: set() for beat in _STORY_BEATS}
+    for path in CATALOGS:
+        for m in _messages(path):
+            beat, colon, _ = m.id.partition(": ")
+            if beat in said and (colon or m.id == beat) and len(m.id) < 80:
+                said[beat].add(m.string.partition("：")[0])
+    assert all(said.values()), said
+    assert {beat: heads for beat, heads in said.items() if len(heads) > 1} == {}
