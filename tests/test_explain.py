@@ -30,6 +30,7 @@ from jaxpurity._layout import width
 from jaxpurity._pages import page, url
 from jaxpurity.control._state import Stateful
 from jaxpurity.control._typediff import TypeMismatchError, check_same_types
+from jaxpurity.explainer._explain import not_recognised
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -765,12 +766,16 @@ def test_explain_lays_out_in_chinese_a_live_error_it_does_not_know() -> None:
 
     with pytest.raises(ValueError) as info:
         step(jnp.ones(3))
-    text = str(jaxpurity.explain(info.value, lang="zh_CN"))
+    explanation = jaxpurity.explain(info.value, lang="zh_CN")
+    text = str(explanation)
 
     assert text.startswith("错误：ValueError\n未能识别：jaxpurity.explain 没有这个错误的条目")
     listed = text.replace("\n  ", "")  # a list breaks at 、, which keeps its place
     assert "、TracerBoolConversionError、" in listed and " 以及 ValueError" in listed
     _check_layout(text, "", "zh_CN", labelled=False)
+    # The paste box names the error in the sentence, in full-width brackets.
+    named = not_recognised(explanation.error, "zh_CN")
+    assert "没有这个错误（ValueError）的条目" in named and " (" not in named
 
 
 def test_the_layout_check_sees_a_split_identifier_and_a_half_width_colon() -> None:
