@@ -165,3 +165,23 @@ def test_the_shared_section_titles_read_the_same_on_every_page():
                 said[beat].add(m.string.partition("：")[0])
     assert all(said.values()), said
     assert {beat: heads for beat, heads in said.items() if len(heads) > 1} == {}
+
+
+def test_each_index_entry_reads_as_its_pages_title():
+    # sphinx-gallery lists a page as "Title (Error)", in the section's index, the gallery's
+    # and the API's; its Chinese must be the page title's, as in English.
+    titles = {}
+    for path in (LOCALE / "examples").glob("*/*.po"):
+        if path.name != "index.po":
+            title = next(m for m in _messages(path) if not m.id.startswith(":ref:"))
+            titles[title.id.replace("``", "")] = title.string.replace("``", "")
+    entries = [
+        (m.string, f"{titles[found[1]]}（{found[2]}）")
+        for path in [LOCALE / "api.po", *(LOCALE / "examples").rglob("index.po")]
+        for m in _messages(path)
+        if (found := re.fullmatch(r"(.*) \((\w+)\)", m.id)) and found[1] in titles
+    ]
+    assert len(entries) >= len(titles)
+    assert [(said, title) for said, title in entries if said != title] == []
+    # A title that names its error itself shows it twice there: "...（TypeError）（TypeError）".
+    assert [said for said, _ in entries if re.search(r"（(\w+)）（\1）", said)] == []
