@@ -51,11 +51,13 @@ extensions = [
     "error_index",
     "explain_box",
     "jax_reset",
+    "light_pages",
     "notebook_markdown",
     "page_order",
     "search_ranking",
     "thumbnails",
     "unchanged_rebuild",
+    "used_on",
     "version_banner",
 ]
 
@@ -67,6 +69,10 @@ html_theme = "furo"
 html_title = "jaxpurity"
 html_static_path = ["docs/_static"]
 html_css_files = ["jaxpurity.css"]
+# The site's icon, linked from every page; favicon.ico (16 and 32 px, the same drawing) sits at
+# the site's root for what asks for /favicon.ico without reading the page (a .py or .ipynb tab).
+html_favicon = "docs/_static/favicon.svg"
+html_extra_path = ["docs/_extra"]
 html_theme_options: dict[str, str] = {}  # version_banner adds the JAX version banner
 # furo's sidebar, with the language switcher (docs/_templates/sidebar/languages.html) under
 # the search box.
