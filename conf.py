@@ -30,6 +30,8 @@ if _DEVICE_COUNT_FLAG not in os.environ.get("XLA_FLAGS", ""):
 ROOT = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT), str(ROOT / "docs" / "sphinxext")]
 
+from colab import INSTALL_CELL  # noqa: E402
+
 import jaxpurity  # noqa: E402
 
 project = "jaxpurity"
@@ -47,6 +49,7 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     # docs/sphinxext/
     "accessibility",
+    "colab",
     "editions",
     "error_index",
     "explain_box",
@@ -127,6 +130,9 @@ sphinx_gallery_conf = {
     "expected_failing_examples": [],
     "image_scrapers": ("matplotlib",),  # what_fixes_cost's plots
     "remove_config_comments": True,
+    # Colab has JAX, not jaxpurity: each notebook installs it first (docs/sphinxext/colab.py).
+    # The cell is in the notebooks only, not on the pages nor in the .py downloads.
+    "first_notebook_cell": INSTALL_CELL,
     "doc_module": ("jaxpurity",),
     "backreferences_dir": "generated/backreferences",
     "show_signature": False,

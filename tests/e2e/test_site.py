@@ -35,6 +35,7 @@ if os.environ.get("JAXPURITY_E2E") != "1":
     )
 
 from _site import CHROMIUM, ROOT, SITE, block_external
+from colab import INSTALL_CELL
 
 from jaxpurity._capture import CAUGHT_LOG_ENV
 from jaxpurity._pages import page as page_of
@@ -386,10 +387,12 @@ def test_download_buttons_give_a_script_and_a_notebook(examples, script_runs, pa
     ast.parse(files["py"].body.decode("utf-8"), filename=files["py"].url)
     notebook = json.loads(files["ipynb"].body)
     assert notebook["nbformat"] == 4, files["ipynb"].url
-    code = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"]
+    install, *code = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"]
+    assert install == INSTALL_CELL, files["ipynb"].url
     assert code, f"{files['ipynb'].url}: no code cells"
     # The notebook holds the same code as the script, cell by cell, less the build's own
-    # code between sphinx_gallery_start_ignore and sphinx_gallery_end_ignore.
+    # code between sphinx_gallery_start_ignore and sphinx_gallery_end_ignore, and less the
+    # cell that installs jaxpurity first, for Colab.
     script = IGNORE_BLOCK.sub("", files["py"].body.decode("utf-8"))
     assert all(cell.strip() in script for cell in code), files["ipynb"].url
 
