@@ -84,6 +84,10 @@ UI = {
     ),
     # accessibility
     "Code block {number}, scrolls": "代码块 {number}，可滚动",
+    # colab
+    "Open in Colab": "在 Colab 中打开",
+    # used_on
+    "Used on these pages:": "用到它的页面：",
 }
 
 

@@ -130,6 +130,24 @@ class ExplainBox(Directive):
         return [nodes.raw("", box, format="html")]
 
 
+def has_box(doctree: nodes.document | None) -> bool:
+    """Whether the page holds a paste box (``.. explain-box::``)."""
+    return doctree is not None and any(
+        'class="explain-box"' in node.astext()
+        for node in doctree.findall(nodes.raw)
+        if node.get("format") == "html"
+    )
+
+
+def load_scripts_where_a_box_is(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Link the box's scripts (``known_errors.js``: 110 KB) from the pages with a box only."""
+    if has_box(doctree):
+        app.add_js_file("known_errors.js")
+        app.add_js_file("explain_box.js")  # after known_errors.js, which it reads
+
+
 def _on_builder_inited(app: Sphinx) -> None:
     if app.builder.format == "html":
         write_knowledge(app)
@@ -137,7 +155,6 @@ def _on_builder_inited(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("explain-box", ExplainBox)
-    app.add_js_file("known_errors.js")
-    app.add_js_file("explain_box.js")
     app.connect("builder-inited", _on_builder_inited)
+    app.connect("html-page-context", load_scripts_where_a_box_is)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
