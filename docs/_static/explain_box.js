@@ -237,30 +237,29 @@
   // The page's language: its edition's words, by their English (explain_box.py).
   const say = (text) => (window.JAXPURITY_KNOWLEDGE?.text ?? {})[text] ?? text;
 
+  // An answer as jaxpurity.explain writes it: its labels, its colon ("Error: ", "错误："),
+  // and its sentence for an error it does not know, with the error's name in the
+  // language's brackets (explain_box.py reads them from the package).
   function render(result, output) {
+    const knowledge = window.JAXPURITY_KNOWLEDGE;
     output.replaceChildren();
     const paragraph = (label, text) => {
       const p = document.createElement("p");
       const strong = document.createElement("strong");
-      strong.textContent = say(label) + " ";
+      strong.textContent = knowledge.labels[label] + knowledge.colon;
       p.append(strong, text);
       output.append(p);
       return p;
     };
     if (!result.recognised) {
-      paragraph(
-        "Not recognised.",
-        say(
-          "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it. " +
-            "The error index below lists every error this site shows.",
-        ).replace("{error}", result.error ? ` (${result.error})` : ""),
-      );
+      const { named, unnamed } = knowledge.not_recognised;
+      paragraph("Not recognised", result.error ? named.replace("{error}", result.error) : unnamed);
       return;
     }
-    paragraph("Error:", result.error);
-    paragraph("Scenario:", result.scenario);
-    paragraph("Cause:", result.cause);
-    paragraph("Fix:", result.fix);
+    paragraph("Error", result.error);
+    paragraph("Scenario", result.scenario);
+    paragraph("Cause", result.cause);
+    paragraph("Fix", result.fix);
     const link = (page, className) => {
       const a = document.createElement("a");
       a.href = siteRoot() + page;
@@ -268,10 +267,10 @@
       a.textContent = page;
       return a;
     };
-    paragraph("Read more:", "").append(link(result.page, "explain-box-link"));
+    paragraph("Read more", "").append(link(result.page, "explain-box-link"));
     // The pages for the other causes the same text can have, where it does not say which.
     for (const page of result.see_also) {
-      paragraph("See also:", "").append(link(page, "explain-box-also"));
+      paragraph("See also", "").append(link(page, "explain-box-also"));
     }
   }
 

@@ -1,0 +1,39 @@
+"""The paste box's data: it answers as explain does, in explain's words and punctuation."""
+
+from __future__ import annotations
+
+import pytest
+from explain_box import knowledge
+
+from jaxpurity._languages import translate
+from jaxpurity.explainer._explain import not_recognised
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_box_says_not_recognised_in_explains_own_sentence(lang):
+    said = knowledge(lang)["not_recognised"]
+    box = said["named"].replace("{error}", "ValueError")  # as explain_box.js fills it in
+
+    assert box.startswith(not_recognised("ValueError", lang))
+    assert said["unnamed"].startswith(not_recognised("", lang))
+
+
+def test_the_chinese_box_writes_full_width_brackets_and_colons_and_no_english_joins():
+    data = knowledge("zh_CN")
+    named = data["not_recognised"]["named"].replace("{error}", "ValueError")
+
+    assert "没有这个错误（ValueError）的条目" in named
+    assert named.endswith("下面的错误索引列出了本站展示的每一种错误。")  # no space between
+    assert data["colon"] == "："
+    assert data["labels"]["Error"] + data["colon"] == "错误："
+    assert data["labels"] == {label: translate(label, "zh_CN") for label in data["labels"]}
+    assert not [text for text in data["text"].values() if " and " in text]
+
+
+def test_the_english_box_writes_a_space_after_its_colon_and_between_sentences():
+    data = knowledge("en")
+    named = data["not_recognised"]["named"].replace("{error}", "ValueError")
+
+    assert "no entry for this error (ValueError), so" in named
+    assert "caused it. The error index below" in named
+    assert data["labels"]["Error"] + data["colon"] == "Error: "
