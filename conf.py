@@ -47,6 +47,7 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     # docs/sphinxext/
     "accessibility",
+    "download_note",
     "editions",
     "error_index",
     "explain_box",
@@ -54,6 +55,7 @@ extensions = [
     "notebook_markdown",
     "page_order",
     "search_ranking",
+    "searched_for",
     "thumbnails",
     "unchanged_rebuild",
     "version_banner",

@@ -89,6 +89,8 @@ UI = {
     "**Raised on JAX {versions} by the code of:** {pages}": (
         "**在 JAX {versions} 上由这些页面的代码抛出：** {pages}"
     ),
+    # searched_for
+    "You may have searched for:": "你可能搜索过：",
     # accessibility
     "Code block {number}, scrolls": "代码块 {number}，可滚动",
 }
