@@ -237,37 +237,53 @@
   // The page's language: its edition's words, by their English (explain_box.py).
   const say = (text) => (window.JAXPURITY_KNOWLEDGE?.text ?? {})[text] ?? text;
 
+  // The knowledge's text marks code with backticks (`carry, y = body(carry, x)`): show it as
+  // code, without them.
+  function rendered(text) {
+    return text.split("`").map((part, i) => {
+      if (i % 2 === 0) return part;
+      const code = document.createElement("code");
+      code.textContent = part;
+      return code;
+    });
+  }
+
   function render(result, output) {
     output.replaceChildren();
     const paragraph = (label, text) => {
       const p = document.createElement("p");
       const strong = document.createElement("strong");
       strong.textContent = say(label) + " ";
-      p.append(strong, text);
+      p.append(strong, ...rendered(text));
       output.append(p);
       return p;
     };
+    // A link to a page of the site, named by its title (by its path where the build gave none).
+    const link = (page, className, text) => {
+      const a = document.createElement("a");
+      a.href = siteRoot() + page;
+      a.className = className;
+      a.textContent = text ?? window.JAXPURITY_KNOWLEDGE?.titles?.[page] ?? page;
+      return a;
+    };
     if (!result.recognised) {
-      paragraph(
-        "Not recognised.",
-        say(
-          "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it. " +
-            "The error index below lists every error this site shows.",
-        ).replace("{error}", result.error ? ` (${result.error})` : ""),
-      );
+      const unknown = say(
+        "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it.",
+      ).replace("{error}", result.error ? ` (${result.error})` : "");
+      // A space between two English sentences; none after a Chinese full stop.
+      const p = paragraph("Not recognised.", unknown + (unknown.endsWith(".") ? " " : ""));
+      // "The {index} lists every error ...", with {index} a link to the error index.
+      const [before, after] = say(
+        "The {index} lists every error this site shows, with the page that explains each.",
+      ).split("{index}");
+      const index = window.JAXPURITY_KNOWLEDGE?.error_index ?? "errors.html";
+      p.append(before, link(index, "explain-box-index", say("error index")), after);
       return;
     }
     paragraph("Error:", result.error);
     paragraph("Scenario:", result.scenario);
     paragraph("Cause:", result.cause);
     paragraph("Fix:", result.fix);
-    const link = (page, className) => {
-      const a = document.createElement("a");
-      a.href = siteRoot() + page;
-      a.className = className;
-      a.textContent = page;
-      return a;
-    };
     paragraph("Read more:", "").append(link(result.page, "explain-box-link"));
     // The pages for the other causes the same text can have, where it does not say which.
     for (const page of result.see_also) {

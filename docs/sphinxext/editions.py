@@ -57,9 +57,13 @@ UI = {
     "（整个 traceback，或其中几行）：",
     "Explain this error": "解释这个错误",
     "Not recognised.": "未能识别。",
-    "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it. "
-    "The error index below lists every error this site shows.": "jaxpurity.explain 没有这个"
-    "错误{error}的条目，所以无法说出它的原因。下面的错误索引列出了本站展示的每一种错误。",
+    "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it.": (
+        "jaxpurity.explain 没有这个错误{error}的条目，所以无法说出它的原因。"
+    ),
+    "The {index} lists every error this site shows, with the page that explains each.": (
+        "{index}列出了本站展示的每一种错误，以及讲解它的页面。"
+    ),
+    "error index": "错误索引",
     "Error:": "错误：",
     "Scenario:": "场景：",
     "Cause:": "原因：",
