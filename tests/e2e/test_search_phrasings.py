@@ -58,3 +58,19 @@ def test_a_chinese_readers_phrasing_lists_its_page_first_in_the_chinese_edition(
     assert found[:1] == [expected], (
         f"searching {query!r}: {expected} is result {_rank(found, expected)}; first: {found[:3]}"
     )
+
+
+# sphinx-gallery's note at the top of each example, in each edition's words.
+DOWNLOAD_NOTE = {"": "Go to the end", "zh_CN/": "跳到末尾"}
+
+
+@pytest.mark.parametrize("edition", DOWNLOAD_NOTE, ids=["en", "zh_CN"])
+def test_snippets_and_pages_begin_without_the_download_note(page, base_url: str, edition):
+    query = PHRASINGS[0]["zh_CN" if edition else "query"]
+    found = search(page, base_url, query, edition=edition)
+    snippets = page.locator("#search-results ul.search > li p.context").all_inner_texts()
+    assert found and snippets, "no results"
+    assert not [s for s in snippets if DOWNLOAD_NOTE[edition] in s], snippets
+    page.goto(found[0])
+    assert page.locator(".sphx-glr-download-link-note").count() == 0
+    assert page.locator(".sphx-glr-download-python a").count() == 1  # the downloads stay
