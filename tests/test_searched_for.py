@@ -53,7 +53,7 @@ def test_the_line_quotes_each_phrase_after_the_label():
     assert line["classes"] == ["searched-for"]
 
 
-def test_a_build_shows_the_line_under_the_title_and_indexes_the_phrases(tmp_path):
+def test_a_build_shows_the_line_after_the_first_paragraph_and_indexes_the_phrases(tmp_path):
     src, out = tmp_path / "src", tmp_path / "html"
     (src / Path(RETRACING).parent).mkdir(parents=True)
     (src / "conf.py").write_text('extensions = ["search_ranking", "searched_for"]\n')
@@ -61,8 +61,8 @@ def test_a_build_shows_the_line_under_the_title_and_indexes_the_phrases(tmp_path
     (src / f"{RETRACING}.rst").write_text("Compiles again\n==============\n\nText.\n")
     Sphinx(src, src, out, out / ".doctrees", "html", status=None, warningiserror=True).build()
     html = (out / f"{RETRACING}.html").read_text(encoding="utf-8")
-    title, line, text = (html.index(s) for s in ("Compiles again", "searched-for", "Text."))
-    assert title < line < text
+    title, text, line = (html.index(s) for s in ("Compiles again", "Text.", "searched-for"))
+    assert title < text < line  # after the page's first paragraph
     index = (out / "searchindex.js").read_text(encoding="utf-8")
     index = json.loads(index[index.index("(") + 1 : index.rindex(")")])
     for phrase in phrases_of(RETRACING, "en"):

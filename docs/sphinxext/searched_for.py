@@ -2,7 +2,7 @@
 
 ``docs/searched_for.json`` lists, by topic of :mod:`jaxpurity._pages` and by edition, the
 phrases readers use ("jit recompiles every call", "counter stays 0"). This extension puts
-them on the topic's page, under its title, as one line: "You may have searched for: ...".
+them on the topic's page, under its first paragraph, as one line: "You may have searched for: ...".
 The line is the page's text, so Sphinx's search finds the page for those words (a page is a
 result only when it holds every word of the query), and its snippet can show them.
 :mod:`search_ranking` gives the phrases to the search as the page's index entries too, where
@@ -91,7 +91,7 @@ def searched_for_line(label: str, phrases: list[str], language: str = "en") -> n
 
 
 class AddSearchedForLine(SphinxTransform):
-    """Put the page's "You may have searched for" line under its title."""
+    """Put the page's "You may have searched for" line under its first paragraph."""
 
     # After sphinx.transforms.i18n.Locale (20): the line is written in the edition's words
     # and stays out of the catalogs.
@@ -101,8 +101,12 @@ class AddSearchedForLine(SphinxTransform):
         language = self.config.language or "en"  # editions.language_of, without the app
         found = phrases_of(self.env.docname, language)
         section = next(iter(self.document.findall(nodes.section)), None)
-        if found and section is not None:
-            section.insert(1, searched_for_line(say(language, LABEL), found, language))
+        if not found or section is None:
+            return
+        # After the page's first paragraph, which says its symptom (and which the Chinese
+        # edition's thumbnails show: editions._intro), else under the title.
+        first = next((i for i, n in enumerate(section) if isinstance(n, nodes.paragraph)), 0)
+        section.insert(first + 1, searched_for_line(say(language, LABEL), found, language))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
