@@ -20,6 +20,9 @@
  *   counter" finds "My global counter only moves when jit retraces" before a page that has
  *   those words in a section title or its text.
  *
+ * It also leaves out of a query the words that no page holds, where others are left, so that
+ * one unknown word (a library's name) does not empty the results.
+ *
  * Sphinx puts this file into language_data.js, which loads after searchtools.js (basic and furo
  * themes alike): Scorer holds its defaults here, and Search, Stemmer, splitQuery and stopwords
  * are all defined by the time a query is scored.
@@ -72,6 +75,29 @@
     const file = new Map(index.docnames.map((docname, i) => [docname, i]));
     cached = { query, index, phrase, stems: new Set(stems(query)), file };
     return cached;
+  };
+
+  // A query word that no page holds (a project's name, "Sinkhorn", "arctan2") would leave the
+  // query without any result, since a page must hold every word: leave such words out, as long
+  // as one word of the query is left. A query that finds anything as typed is searched as typed.
+  const parseQuery = Search._parseQuery;
+  Search._parseQuery = (query) => {
+    const parsed = parseQuery(query);
+    const [, searchTerms] = parsed;
+    const index = Search._index;
+    if (!index) return parsed;
+    const held = (word) =>
+      word in index.terms ||
+      word in index.titleterms ||
+      // Sphinx's search also finds a word of three letters or more inside an indexed one.
+      (word.length > 2 &&
+        [index.terms, index.titleterms].some((t) => Object.keys(t).some((w) => w.includes(word))));
+    const kept = [...searchTerms].filter(held);
+    if (kept.length && kept.length < searchTerms.size) {
+      searchTerms.clear();
+      for (const word of kept) searchTerms.add(word);
+    }
+    return parsed;
   };
 
   Scorer.score = (result) => {

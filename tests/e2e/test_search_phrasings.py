@@ -24,6 +24,10 @@ from jaxpurity._pages import page as page_of
 
 TABLE = ROOT / "tests" / "data" / "search_phrasings.json"
 PHRASINGS = json.loads(TABLE.read_text(encoding="utf-8"))["phrasings"]
+# Phrasings the site's phrases were not written from, and how many put their page first when
+# they were collected (with search_scorer.js leaving out the words no page holds): a floor.
+HELDOUT = json.loads(TABLE.read_text(encoding="utf-8"))["heldout"]
+HELDOUT_FIRST = 4
 
 
 def test_the_table_holds_25_sourced_phrasings_mostly_new():
@@ -74,3 +78,15 @@ def test_snippets_and_pages_begin_without_the_download_note(page, base_url: str,
     page.goto(found[0])
     assert page.locator(".sphx-glr-download-link-note").count() == 0
     assert page.locator(".sphx-glr-download-python a").count() == 1  # the downloads stay
+
+
+def test_phrasings_held_out_put_their_page_first_as_often_as_measured(page, base_url, summary):
+    ranks = []
+    for row in HELDOUT:
+        expected = page_of(row["topic"])
+        found = search(page, base_url, row["query"])
+        ranks.append(_rank(found, expected))
+        summary.append(f"held-out {row['query']!r}: {expected} at {ranks[-1]} of {len(found)}")
+    first = ranks.count(1)
+    summary.append(f"held-out phrasings: {first}/{len(HELDOUT)} put their page first")
+    assert first >= HELDOUT_FIRST, ranks
