@@ -30,6 +30,8 @@ if _DEVICE_COUNT_FLAG not in os.environ.get("XLA_FLAGS", ""):
 ROOT = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT), str(ROOT / "docs" / "sphinxext")]
 
+from colab import INSTALL_CELL  # noqa: E402
+
 import jaxpurity  # noqa: E402
 
 project = "jaxpurity"
@@ -47,17 +49,20 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     # docs/sphinxext/
     "accessibility",
+    "colab",
     "download_note",
     "editions",
     "error_index",
     "explain_box",
     "jax_reset",
+    "light_pages",
     "notebook_markdown",
     "page_order",
     "search_ranking",
     "searched_for",
     "thumbnails",
     "unchanged_rebuild",
+    "used_on",
     "version_banner",
 ]
 
@@ -69,6 +74,10 @@ html_theme = "furo"
 html_title = "jaxpurity"
 html_static_path = ["docs/_static"]
 html_css_files = ["jaxpurity.css"]
+# The site's icon, linked from every page; favicon.ico (16 and 32 px, the same drawing) sits at
+# the site's root for what asks for /favicon.ico without reading the page (a .py or .ipynb tab).
+html_favicon = "docs/_static/favicon.svg"
+html_extra_path = ["docs/_extra"]
 html_theme_options: dict[str, str] = {}  # version_banner adds the JAX version banner
 # furo's sidebar, with the language switcher (docs/_templates/sidebar/languages.html) under
 # the search box.
@@ -123,6 +132,9 @@ sphinx_gallery_conf = {
     "expected_failing_examples": [],
     "image_scrapers": ("matplotlib",),  # what_fixes_cost's plots
     "remove_config_comments": True,
+    # Colab has JAX, not jaxpurity: each notebook installs it first (docs/sphinxext/colab.py).
+    # The cell is in the notebooks only, not on the pages nor in the .py downloads.
+    "first_notebook_cell": INSTALL_CELL,
     "doc_module": ("jaxpurity",),
     "backreferences_dir": "generated/backreferences",
     "show_signature": False,

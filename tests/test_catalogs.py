@@ -64,6 +64,26 @@ def _glued(text: str) -> list[str]:
     return places
 
 
+# Full-width brackets. reST needs a separator between inline markup and "（" after it (or "）"
+# before it); a space shows on the page, reST's escaped space "\\ " does not.
+_FULL_WIDTH_OPEN = "（【「《“"
+_FULL_WIDTH_CLOSE = "）】」》”"
+
+
+def _spaced(text: str) -> list[str]:
+    """The places where a space that the page shows stands between inline markup and a
+    full-width bracket: ``f`` （, or ） ``f``."""
+    places = []
+    for m in _MARKUP.finditer(text):
+        after = text[m.end() : m.end() + 2]
+        before = text[max(0, m.start() - 2) : m.start()]
+        if (len(after) == 2 and after[0] == " " and after[1] in _FULL_WIDTH_OPEN) or (
+            len(before) == 2 and before[1] == " " and before[0] in _FULL_WIDTH_CLOSE
+        ):
+            places.append(text[max(0, m.start() - 2) : m.end() + 2])
+    return places
+
+
 def _messages(path: Path) -> list:
     with path.open("rb") as file:
         return [m for m in read_po(file) if m.id]
@@ -103,6 +123,12 @@ def test_no_inline_markup_is_glued_to_the_text_around_it(path):
     assert not glued, f"{len(glued)} messages, first: {glued[0]}"
 
 
+@pytest.mark.parametrize("path", CATALOGS, ids=lambda p: p.relative_to(LOCALE).as_posix())
+def test_no_space_shows_between_inline_markup_and_a_full_width_bracket(path):
+    spaced = [(m.string, _spaced(m.string)) for m in _messages(path) if _spaced(m.string)]
+    assert not spaced, f"{len(spaced)} messages, first: {spaced[0]} (write \\ for the space)"
+
+
 def test_the_checks_see_lost_and_glued_markup():
     english = "Use :func:`jax.jit` on ``f``, as `the docs <https://docs.jax.dev/>`_ say."
     assert _kept(english) == Counter(["``f``", "jax.jit", "https://docs.jax.dev/"])
@@ -119,3 +145,43 @@ def test_the_checks_see_lost_and_glued_markup():
     assert _glued("（见 ``f``）") == []
     assert _glued("把 key *拆分*（split）") == ["y *拆分*（"]
     assert _glued("见 `文档 <https://docs.jax.dev/>`_。") == []
+    assert _spaced("用 ``f`` （或 ``g``）") == ["用 ``f`` （"]
+    assert _spaced("（重新追踪） ``f`` 时") == ["） ``f`` 时"]
+    assert _spaced("用 ``f``\\ （或 ``g``）\\ ``h``") == []
+    assert not _glued("用 ``f``\\ （或 ``g``）\\ ``h``")
+
+
+# The story beats that section titles share across the gallery (house style: the code people
+# write, what JAX does, why, the fix, the fix with jaxpurity).
+_STORY_BEATS = ("The code people write", "What JAX does", "Why", "The fix", "With jaxpurity")
+
+
+def test_the_shared_section_titles_read_the_same_on_every_page():
+    said: dict[str, set[str]] = {beat: set() for beat in _STORY_BEATS}
+    for path in CATALOGS:
+        for m in _messages(path):
+            beat, colon, _ = m.id.partition(": ")
+            if beat in said and (colon or m.id == beat) and len(m.id) < 80:
+                said[beat].add(m.string.partition("：")[0])
+    assert all(said.values()), said
+    assert {beat: heads for beat, heads in said.items() if len(heads) > 1} == {}
+
+
+def test_each_index_entry_reads_as_its_pages_title():
+    # sphinx-gallery lists a page as "Title (Error)", in the section's index, the gallery's
+    # and the API's; its Chinese must be the page title's, as in English.
+    titles = {}
+    for path in (LOCALE / "examples").glob("*/*.po"):
+        if path.name != "index.po":
+            title = next(m for m in _messages(path) if not m.id.startswith(":ref:"))
+            titles[title.id.replace("``", "")] = title.string.replace("``", "")
+    entries = [
+        (m.string, f"{titles[found[1]]}（{found[2]}）")
+        for path in [LOCALE / "api.po", *(LOCALE / "examples").rglob("index.po")]
+        for m in _messages(path)
+        if (found := re.fullmatch(r"(.*) \((\w+)\)", m.id)) and found[1] in titles
+    ]
+    assert len(entries) >= len(titles)
+    assert [(said, title) for said, title in entries if said != title] == []
+    # A title that names its error itself shows it twice there: "...（TypeError）（TypeError）".
+    assert [said for said, _ in entries if re.search(r"（(\w+)）（\1）", said)] == []

@@ -26,9 +26,11 @@ import pytest
 
 import jaxpurity
 import jaxpurity.__main__ as cli
+from jaxpurity._layout import width
 from jaxpurity._pages import page, url
 from jaxpurity.control._state import Stateful
 from jaxpurity.control._typediff import TypeMismatchError, check_same_types
+from jaxpurity.explainer._explain import not_recognised
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -714,6 +716,76 @@ def test_explain_sends_a_percent_format_of_debug_print_to_the_print_page(form: s
     assert jaxpurity.explain(FORMS[form](info.value)).topic == "print_vs_debug_print"
 
 
+# A run of ASCII at the end or the start of a line: an identifier, a URL, a path, a word.
+_ASCII_AT_END = re.compile(r"[!-~]+$")
+_ASCII_AT_START = re.compile(r"^[!-~]+")
+_ADDRESS_AT_END = re.compile(r"https?://\S+$")
+_CHINESE_LABEL = re.compile(r"^[\u4e00-\u9fff]+：\S")
+_ENGLISH_LABEL = re.compile(r"^[A-Z][a-z ]+: \S")
+
+
+def _words_split_by_a_line_break(text: str, said: str) -> list[str]:
+    """Where a line of ``text`` breaks inside a run of ASCII that ``said`` holds whole."""
+    split = []
+    lines = text.splitlines()
+    for line, continued in zip(lines, lines[1:], strict=False):
+        end, start = _ASCII_AT_END.search(line), _ASCII_AT_START.search(continued.strip())
+        if continued.startswith("  ") and end and start and f"{end[0]} {start[0]}" not in said:
+            split.append(f"{end[0]}⏎{start[0]}")
+    return split
+
+
+def _check_layout(text: str, said: str, lang: str, *, labelled: bool = True) -> None:
+    """The layout of an explanation: labels (where each line has one), lists, widths and
+    line breaks."""
+    lines = text.splitlines()
+    label = _ENGLISH_LABEL if lang == "en" else _CHINESE_LABEL
+    starts = [line for line in lines if not line.startswith("  ")]
+    assert not labelled or all(label.match(line) for line in starts), starts
+    # Wider only for a piece that has no place to break, or an address kept whole at the end.
+    wide = [line for line in lines if width(_ADDRESS_AT_END.sub("", line)) > 88]
+    assert all(" " not in line.strip() for line in wide), wide
+    assert _words_split_by_a_line_break(text, said) == []
+    if lang != "en":
+        assert " and " not in text and ": " not in text.replace("https:", ""), text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_explain_lays_out_a_live_error_for_its_language(case: str, lang: str) -> None:
+    explanation = jaxpurity.explain(_raised(case), lang=lang)
+    said = " ".join([explanation.scenario, explanation.cause, explanation.fix])
+
+    _check_layout(str(explanation), said, lang)
+
+
+def test_explain_lays_out_in_chinese_a_live_error_it_does_not_know() -> None:
+    @jax.jit
+    def step(x):
+        raise ValueError(f"my own check failed for {x.shape}")
+
+    with pytest.raises(ValueError) as info:
+        step(jnp.ones(3))
+    explanation = jaxpurity.explain(info.value, lang="zh_CN")
+    text = str(explanation)
+
+    assert text.startswith("错误：ValueError\n未能识别：jaxpurity.explain 没有这个错误的条目")
+    listed = text.replace("\n  ", "")  # a list breaks at 、, which keeps its place
+    assert "、TracerBoolConversionError、" in listed and " 以及 ValueError" in listed
+    _check_layout(text, "", "zh_CN", labelled=False)
+    # The paste box names the error in the sentence, in full-width brackets.
+    named = not_recognised(explanation.error, "zh_CN")
+    assert "没有这个错误（ValueError）的条目" in named and " (" not in named
+
+
+def test_the_layout_check_sees_a_split_identifier_and_a_half_width_colon() -> None:
+    said = "标记为静态（static_argnames=...）"
+    split = _words_split_by_a_line_break("标记为静态（static_argname\n  s=...）", said)
+    assert split == ["static_argname⏎s=..."]
+    with pytest.raises(AssertionError):
+        _check_layout("错误: TypeError", "", "zh_CN")
+
+
 def test_explain_names_the_other_pages_when_a_leak_does_not_say_where_it_was_kept() -> None:
     leak = "UnexpectedTracerError: Encountered an unexpected tracer."
     explanation = jaxpurity.explain(leak)
@@ -725,7 +797,7 @@ def test_explain_names_the_other_pages_when_a_leak_does_not_say_where_it_was_kep
         f"See also: {url(topic)}" for topic in others
     ]
     chinese = jaxpurity.explain(leak, lang="zh_CN")
-    assert f"另见: {url('leak_through_self', 'zh_CN')}" in str(chinese)
+    assert f"另见：{url('leak_through_self', 'zh_CN')}" in str(chinese)
 
 
 def test_explain_adds_no_other_page_where_the_text_says_which() -> None:

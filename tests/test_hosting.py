@@ -59,11 +59,24 @@ def test_github_pages_builds_with_the_readme_command_and_deploys_it() -> None:
     build, deploy = workflow["jobs"]["build"]["steps"], workflow["jobs"]["deploy"]["steps"]
     python = [step for step in build if step.get("uses", "").startswith("actions/setup-python")]
     assert [step["with"]["python-version"] for step in python] == [newest_jax_python()]
-    assert [step["run"] for step in build if "run" in step] == [readme_command("Build the site")]
+    runs = [step["run"] for step in build if "run" in step]
+    assert runs[0] == readme_command("Build the site")
     (upload,) = [s for s in build if s.get("uses", "").startswith("actions/upload-pages-artifact")]
     assert upload["with"]["path"] == "build/html"
     assert [step["uses"].split("@")[0] for step in deploy] == ["actions/deploy-pages"]
     assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+
+
+def test_github_pages_pushes_the_notebooks_colab_opens() -> None:
+    from colab import BRANCH, NOTEBOOKS
+
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pages.yml").read_text())
+    job = workflow["jobs"]["build"]
+    (push,) = [step for step in job["steps"] if "git push" in step.get("run", "")]
+    assert push["working-directory"] == f"build/html/{NOTEBOOKS}"
+    assert f"git init -q -b {BRANCH}" in push["run"]
+    assert push["run"].rstrip().endswith(f'.git" {BRANCH}')
+    assert job["permissions"] == {"contents": "write"}
 
 
 def test_ci_runs_the_readme_commands() -> None:

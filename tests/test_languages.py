@@ -93,12 +93,12 @@ def test_the_compiled_catalog_holds_what_the_po_says():
 
 def test_the_extraction_reads_the_labels_in_f_strings_and_across_lines():
     labels = {m.text for m in package_catalog.messages() if m.source.endswith("_explain.py")}
-    # Each in an f-string: f"{_('Error')}: {self.error}".
+    # Each in an f-string: f"{_('Error')}{said}{self.error}".
     assert {"Error", "Scenario", "Cause", "Fix", "See", "See also", "Read more"} <= labels
     # Two literals, one message.
     assert (
-        "Not recognised: jaxpurity.explain has no entry for this error, so it cannot say "
-        "what caused it." in labels
+        "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it."
+        in labels
     )
 
 
@@ -126,10 +126,10 @@ def test_explain_answers_in_chinese_and_links_the_chinese_page():
     assert chinese.url == english.url.replace("/examples/", "/zh_CN/examples/")
     assert chinese.language == "zh_CN"
     text = str(chinese)
-    assert text.splitlines()[0] == "错误: TracerBoolConversionError"
-    also = [f"另见: {url(topic, 'zh_CN')}" for topic in chinese.see_also]
-    assert text.splitlines()[-1 - len(also) :] == [f"详见: {chinese.url}", *also]
-    for label in ("场景: ", "原因: ", "修复: "):
+    assert text.splitlines()[0] == "错误：TracerBoolConversionError"
+    also = [f"另见：{url(topic, 'zh_CN')}" for topic in chinese.see_also]
+    assert text.splitlines()[-1 - len(also) :] == [f"详见：{chinese.url}", *also]
+    for label in ("\n场景：", "\n原因：", "\n修复："):
         assert label in text
     assert chinese.note == f"jaxpurity: {chinese.scenario} 详见 {chinese.url}"
 
@@ -137,7 +137,7 @@ def test_explain_answers_in_chinese_and_links_the_chinese_page():
 def test_explain_says_in_chinese_that_it_does_not_know_an_error():
     text = str(jaxpurity.explain("RuntimeError: out of memory", lang="zh-CN"))
 
-    assert text.startswith("错误: RuntimeError\n未能识别")
+    assert text.startswith("错误：RuntimeError\n未能识别：")
     assert "UnexpectedTracerError" in text
 
 

@@ -248,12 +248,16 @@
     });
   }
 
+  // An answer as jaxpurity.explain writes it: its labels, its colon ("Error: ", "错误："),
+  // and its sentence for an error it does not know, with the error's name in the
+  // language's brackets (explain_box.py reads them from the package).
   function render(result, output) {
+    const knowledge = window.JAXPURITY_KNOWLEDGE;
     output.replaceChildren();
     const paragraph = (label, text) => {
       const p = document.createElement("p");
       const strong = document.createElement("strong");
-      strong.textContent = say(label) + " ";
+      strong.textContent = knowledge.labels[label] + knowledge.colon;
       p.append(strong, ...rendered(text));
       output.append(p);
       return p;
@@ -263,31 +267,26 @@
       const a = document.createElement("a");
       a.href = siteRoot() + page;
       a.className = className;
-      a.textContent = text ?? window.JAXPURITY_KNOWLEDGE?.titles?.[page] ?? page;
+      a.textContent = text ?? knowledge.titles?.[page] ?? page;
       return a;
     };
     if (!result.recognised) {
-      const unknown = say(
-        "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it.",
-      ).replace("{error}", result.error ? ` (${result.error})` : "");
-      // A space between two English sentences; none after a Chinese full stop.
-      const p = paragraph("Not recognised.", unknown + (unknown.endsWith(".") ? " " : ""));
-      // "The {index} lists every error ...", with {index} a link to the error index.
-      const [before, after] = say(
-        "The {index} lists every error this site shows, with the page that explains each.",
-      ).split("{index}");
-      const index = window.JAXPURITY_KNOWLEDGE?.error_index ?? "errors.html";
-      p.append(before, link(index, "explain-box-index", say("error index")), after);
+      const { named, unnamed } = knowledge.not_recognised;
+      const text = result.error ? named.replace("{error}", result.error) : unnamed;
+      // "... The {index} lists every error ...", with {index} a link to the error index.
+      const [before, after] = text.split("{index}");
+      const p = paragraph("Not recognised", before);
+      p.append(link(knowledge.error_index, "explain-box-index", knowledge.index_text), after);
       return;
     }
-    paragraph("Error:", result.error);
-    paragraph("Scenario:", result.scenario);
-    paragraph("Cause:", result.cause);
-    paragraph("Fix:", result.fix);
-    paragraph("Read more:", "").append(link(result.page, "explain-box-link"));
+    paragraph("Error", result.error);
+    paragraph("Scenario", result.scenario);
+    paragraph("Cause", result.cause);
+    paragraph("Fix", result.fix);
+    paragraph("Read more", "").append(link(result.page, "explain-box-link"));
     // The pages for the other causes the same text can have, where it does not say which.
     for (const page of result.see_also) {
-      paragraph("See also:", "").append(link(page, "explain-box-also"));
+      paragraph("See also", "").append(link(page, "explain-box-also"));
     }
   }
 

@@ -56,20 +56,11 @@ UI = {
     "Paste a JAX error (a whole traceback, or only a few lines of it):": "粘贴一个 JAX 错误"
     "（整个 traceback，或其中几行）：",
     "Explain this error": "解释这个错误",
-    "Not recognised.": "未能识别。",
-    "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it.": (
-        "jaxpurity.explain 没有这个错误{error}的条目，所以无法说出它的原因。"
-    ),
+    # (its answer's labels and "not recognised" sentence are explain's own, from its catalog)
     "The {index} lists every error this site shows, with the page that explains each.": (
         "{index}列出了本站展示的每一种错误，以及讲解它的页面。"
     ),
     "error index": "错误索引",
-    "Error:": "错误：",
-    "Scenario:": "场景：",
-    "Cause:": "原因：",
-    "Fix:": "修复：",
-    "Read more:": "详见：",
-    "See also:": "另见：",
     "The knowledge of jaxpurity.explain did not load.": "jaxpurity.explain 的知识库没有加载。",
     "Paste an error first.": "请先粘贴一个错误。",
     # error_index
@@ -97,6 +88,10 @@ UI = {
     "You may have searched for:": "你可能搜索过：",
     # accessibility
     "Code block {number}, scrolls": "代码块 {number}，可滚动",
+    # colab
+    "Open in Colab": "在 Colab 中打开",
+    # used_on
+    "Used on these pages:": "用到它的页面：",
 }
 
 

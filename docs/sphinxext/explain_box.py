@@ -22,8 +22,9 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from jaxpurity._languages import translate
+from jaxpurity._layout import colon, sentences
 from jaxpurity._pages import SECTIONS, page
-from jaxpurity.explainer._explain import anchor, distinctive
+from jaxpurity.explainer._explain import anchor, distinctive, not_recognised
 from jaxpurity.explainer.known_errors import DEAD_TRACE, KNOWN_ERRORS, TRACED_FUNCTION
 
 ERROR_INDEX = "errors.html"  # docs/errors.rst, where every error is listed
@@ -38,21 +39,12 @@ _BOX = """\
   <div class="explain-box-result" role="status" aria-live="polite"></div>
 </form>
 """
-#: What explain_box.js writes, by its English; the page's edition gives its language.
-_SCRIPT_TEXT = (
-    "Not recognised.",
-    "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it.",
-    "The {index} lists every error this site shows, with the page that explains each.",
-    "error index",
-    "Error:",
-    "Scenario:",
-    "Cause:",
-    "Fix:",
-    "Read more:",
-    "See also:",
-    "The knowledge of jaxpurity.explain did not load.",
-    "Paste an error first.",
-)
+#: What explain_box.js writes of its own, by its English; the page's edition gives its language.
+_SCRIPT_TEXT = ("The knowledge of jaxpurity.explain did not load.", "Paste an error first.")
+#: Where to look for an error explain does not know; the script makes {index} a link to it.
+_INDEX_INSTEAD = "The {index} lists every error this site shows, with the page that explains each."
+#: The labels of an answer: explain's own, from the package's catalog.
+_LABELS = ("Not recognised", "Error", "Scenario", "Cause", "Fix", "Read more", "See also")
 
 
 def _js_regex(pattern: str) -> str:
@@ -99,8 +91,19 @@ def knowledge(lang: str = "en", titles: dict[str, str] | None = None) -> dict[st
         "dead_trace": _js_regex(DEAD_TRACE),
         "traced_function": _js_regex(TRACED_FUNCTION),
         "text": {text: text if lang == "en" else UI[text] for text in _SCRIPT_TEXT},
+        # explain's words and punctuation: the box answers as explain does (_layout.py).
+        "labels": {label: translate(label, lang) for label in _LABELS},
+        "colon": colon(lang),
+        # explain's sentence, then where to look instead ("{error}": the error's name).
+        "not_recognised": {
+            case: sentences(
+                [not_recognised(error, lang), say(lang, _INDEX_INSTEAD, index="{index}")], lang
+            )
+            for case, error in (("named", "{error}"), ("unnamed", ""))
+        },
         "titles": dict(sorted((titles or {}).items())),
         "error_index": ERROR_INDEX,
+        "index_text": say(lang, "error index"),
     }
 
 
@@ -150,6 +153,24 @@ class ExplainBox(Directive):
         return [nodes.raw("", box, format="html")]
 
 
+def has_box(doctree: nodes.document | None) -> bool:
+    """Whether the page holds a paste box (``.. explain-box::``)."""
+    return doctree is not None and any(
+        'class="explain-box"' in node.astext()
+        for node in doctree.findall(nodes.raw)
+        if node.get("format") == "html"
+    )
+
+
+def load_scripts_where_a_box_is(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Link the box's scripts (``known_errors.js``: 110 KB) from the pages with a box only."""
+    if has_box(doctree):
+        app.add_js_file("known_errors.js")
+        app.add_js_file("explain_box.js")  # after known_errors.js, which it reads
+
+
 def _on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if app.builder.format == "html":
         write_knowledge(app, env)
@@ -158,7 +179,6 @@ def _on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("explain-box", ExplainBox)
-    app.add_js_file("known_errors.js")
-    app.add_js_file("explain_box.js")
     app.connect("env-updated", _on_env_updated)
+    app.connect("html-page-context", load_scripts_where_a_box_is)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -3,7 +3,7 @@
 sphinx-gallery gives every page that draws no figure the same placeholder picture, with an
 empty alt text. After sphinx-gallery has run the examples (``builder-inited``, priority 600),
 :func:`write_thumbnails` draws one small card per page into the file that the gallery's index
-pages and the API page's minigalleries show
+pages show
 (``examples/<section>/images/thumb/sphx_glr_<topic>_thumb.png``):
 
 * the first error the page caught (from the log that ``error_index`` keeps), with the first
@@ -16,7 +16,7 @@ pixels), so that it stays sharp on high-density screens.
 
 :func:`set_alt_text` gives each thumbnail image the page's title and the error its card names
 as alt text; when that text changes, every document is read again (they are the pages that
-can hold a thumbnail: the gallery's indexes and the minigalleries).
+can hold a thumbnail: the gallery's indexes).
 """
 
 from __future__ import annotations

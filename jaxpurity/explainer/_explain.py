@@ -13,10 +13,10 @@ import builtins
 import functools
 import ntpath  # its basename splits at "/" and at "\\": paths from any system
 import re
-import textwrap
 from dataclasses import dataclass
 
 from jaxpurity._languages import language, translate
+from jaxpurity._layout import bracketed, colon, join, wrap
 from jaxpurity._pages import page, url
 from jaxpurity.explainer._pasted import ErrorBlock, read_error, squeeze
 from jaxpurity.explainer.known_errors import (
@@ -27,9 +27,9 @@ from jaxpurity.explainer.known_errors import (
     Wording,
 )
 
-__all__ = ["Explanation", "anchor", "distinctive", "explain"]
+__all__ = ["Explanation", "anchor", "distinctive", "explain", "not_recognised"]
 
-_WIDTH = 88
+_WIDTH = 88  # columns of a terminal; a Chinese character takes two
 # Only the errors nearest the raised one are read: a chain is short, and a long log of
 # many tracebacks ends with the one that matters.
 _MAX_BLOCKS = 16
@@ -87,44 +87,49 @@ class Explanation:
 
     def __str__(self) -> str:
         _ = self._in_language
+        said = colon(self.language)
         if not self.recognised:
             names = {name for k in KNOWN_ERRORS for name in k.errors}
-            known = ", ".join(sorted(n for n in names if distinctive(n)))
-            worded = " and ".join(sorted(n for n in names if not distinctive(n)))
             lines = [
-                f"{_('Error')}: {self.error or _('unknown')}",
-                _(
-                    "Not recognised: jaxpurity.explain has no entry for this error, so it "
-                    "cannot say what caused it."
-                ),
+                f"{_('Error')}{said}{self.error or _('unknown')}",
+                f"{_('Not recognised')}{said}{not_recognised('', self.language)}",
                 _("It knows {known}, and some messages of {worded}.").format(
-                    known=known, worded=worded
+                    known=join(sorted(n for n in names if distinctive(n)), self.language),
+                    worded=join(sorted(n for n in names if not distinctive(n)), self.language),
                 ),
             ]
         else:
             lines = [
-                f"{_('Error')}: {self.error}",
-                f"{_('Scenario')}: {self.scenario}",
-                f"{_('Cause')}: {self.cause}",
-                f"{_('Fix')}: {self.fix}",
+                f"{_('Error')}{said}{self.error}",
+                f"{_('Scenario')}{said}{self.scenario}",
+                f"{_('Cause')}{said}{self.cause}",
+                f"{_('Fix')}{said}{self.fix}",
             ]
-        # Chinese has no spaces to break at: it is wrapped anywhere, English at spaces.
-        text = "\n".join(
-            textwrap.fill(
-                line,
-                _WIDTH if self.language == "en" else _WIDTH // 2,
-                subsequent_indent="  ",
-                break_long_words=self.language != "en",
-            )
-            for line in lines
-        )
+        text = "\n".join(wrap(line, _WIDTH) for line in lines)
         if not self.recognised:
             return text
         # Each address whole, so that a terminal makes it a link.
-        text += f"\n{_('Read more')}: {self.url}"
+        text += f"\n{_('Read more')}{said}{self.url}"
         for topic in self.see_also:
-            text += f"\n{_('See also')}: {url(topic, self.language)}"
+            text += f"\n{_('See also')}{said}{url(topic, self.language)}"
         return text
+
+
+def not_recognised(error: str, lang: str) -> str:
+    """What :func:`explain` says of an error it does not know, named ``error`` (or "").
+
+    The site's paste box says the same, in the same words.
+
+    Example:
+      >>> not_recognised("ValueError", "en")
+      'jaxpurity.explain has no entry for this error (ValueError), so it cannot say what caused it.'
+      >>> not_recognised("ValueError", "zh_CN")
+      'jaxpurity.explain 没有这个错误（ValueError）的条目，所以说不出它的原因。'
+    """
+    _ = functools.partial(translate, lang=lang)
+    return _(
+        "jaxpurity.explain has no entry for this error{error}, so it cannot say what caused it."
+    ).format(error=bracketed(error, lang) if error else "")
 
 
 def distinctive(name: str) -> bool:

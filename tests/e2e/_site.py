@@ -6,9 +6,12 @@ Only the standard library is imported here, so that ``conftest.py`` can import i
 
 from __future__ import annotations
 
+import html
 import http.server
 import os
+import re
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("JAXPURITY_SITE") or ROOT / "build" / "html")
@@ -31,3 +34,28 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 def block_external(ctx, base_url: str) -> None:
     """Abort requests that leave the site: it must work offline, and results not vary with it."""
     ctx.route(lambda url: not url.startswith(base_url), lambda route: route.abort())
+
+
+# The files a page loads by itself: scripts, stylesheets, images and icons it names.
+_LOADED = re.compile(r"<(?:script|img|link)\b[^>]*>", re.I)
+_URL = re.compile(r'\b(?:src|href)="([^"]+)"')
+_LOADED_LINKS = re.compile(r'\brel="(?:stylesheet|icon|shortcut icon|preload)"')
+
+
+def page_weight(path: str) -> dict[str, int]:
+    """The bytes of a built page and of each file of the site it loads: ``{file: bytes}``.
+
+    The page's HTML, and every script, stylesheet, image and icon it names that is on the
+    site (external ones are not: the site loads none). Files are counted once.
+    """
+    page = SITE / path
+    text = page.read_text(encoding="utf-8")
+    files = {page.resolve()}
+    for tag in _LOADED.finditer(text):
+        url = _URL.search(tag[0])
+        if url is None or (tag[0].lower().startswith("<link") and not _LOADED_LINKS.search(tag[0])):
+            continue
+        address = urlsplit(html.unescape(url[1]))
+        if not address.scheme and not address.netloc:
+            files.add((page.parent / unquote(address.path)).resolve())
+    return {file.relative_to(SITE.resolve()).as_posix(): file.stat().st_size for file in files}

@@ -3,8 +3,9 @@
 Each example page's "Download Jupyter notebook" link is followed to its file on the built site.
 Its markdown holds no raw Sphinx role or reST literal (``docs/sphinxext/notebook_markdown.py``
 converts them), and executed top to bottom in a fresh Python kernel (nbclient and ipykernel),
-it raises no uncaught error and prints the same caught errors as the page shows. The
-downloaded ``.py`` scripts are run by ``test_site.py``.
+it raises no uncaught error and prints the same caught errors as the page shows. Its first
+cell, which installs jaxpurity from GitHub for Colab, is left out: the kernel imports the
+jaxpurity under test, offline. The downloaded ``.py`` scripts are run by ``test_site.py``.
 
 Like ``test_site.py``, these tests run only with ``JAXPURITY_E2E=1``; with it, missing nbclient
 or ipykernel is an error, never a skip.
@@ -39,6 +40,7 @@ except ImportError as error:
         "`pip install nbclient ipykernel`",
         pytrace=False,
     )
+from colab import INSTALL_CELL
 from test_site import ERROR_LINE, EXAMPLES, SCRIPT_TIMEOUT_S, SITE
 
 from jaxpurity._capture import CAUGHT_LOG_ENV
@@ -72,6 +74,12 @@ def page_errors(path: str) -> collections.Counter[str]:
 def execute(notebook: Path, workdir: Path) -> tuple[dict[str, Any] | None, str, float]:
     """Run ``notebook`` in a fresh kernel in ``workdir``: (the run notebook or None, error, s)."""
     nb = nbformat.read(notebook, as_version=4)
+    # The first cell installs jaxpurity from GitHub, for Colab (docs/sphinxext/colab.py). Here
+    # it is left out, so that nothing goes online: the kernel imports the jaxpurity under test.
+    install, *cells = nb.cells
+    if install.source != INSTALL_CELL:
+        return None, f"the first cell is not {INSTALL_CELL!r}: {install.source[:200]!r}", 0.0
+    nb.cells = cells
     client = NotebookClient(
         nb,
         timeout=SCRIPT_TIMEOUT_S,
