@@ -50,6 +50,7 @@ extensions = [
     # docs/sphinxext/
     "accessibility",
     "colab",
+    "download_note",
     "editions",
     "error_index",
     "explain_box",
@@ -58,6 +59,7 @@ extensions = [
     "notebook_markdown",
     "page_order",
     "search_ranking",
+    "searched_for",
     "thumbnails",
     "unchanged_rebuild",
     "used_on",

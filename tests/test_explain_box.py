@@ -23,7 +23,9 @@ def test_the_chinese_box_writes_full_width_brackets_and_colons_and_no_english_jo
     named = data["not_recognised"]["named"].replace("{error}", "ValueError")
 
     assert "没有这个错误（ValueError）的条目" in named
-    assert named.endswith("下面的错误索引列出了本站展示的每一种错误。")  # no space between
+    # No space between; {index} is where explain_box.js puts its link to the error index.
+    assert named.endswith("。{index}列出了本站展示的每一种错误，以及讲解它的页面。")
+    assert data["index_text"] == "错误索引"
     assert data["colon"] == "："
     assert data["labels"]["Error"] + data["colon"] == "错误："
     assert data["labels"] == {label: translate(label, "zh_CN") for label in data["labels"]}
@@ -35,5 +37,14 @@ def test_the_english_box_writes_a_space_after_its_colon_and_between_sentences():
     named = data["not_recognised"]["named"].replace("{error}", "ValueError")
 
     assert "no entry for this error (ValueError), so" in named
-    assert "caused it. The error index below" in named
+    assert "caused it. The {index} lists every error" in named
+    assert data["index_text"] == "error index"
     assert data["labels"]["Error"] + data["colon"] == "Error: "
+
+
+def test_the_box_names_pages_by_the_titles_it_is_given():
+    titles = {"examples/compiled_code/retracing_storms.html": "It compiles again"}
+    data = knowledge("en", titles)
+    assert data["titles"] == titles
+    assert data["error_index"] == "errors.html"
+    assert knowledge("en")["titles"] == {}  # without a build: the script names pages by path

@@ -237,6 +237,17 @@
   // The page's language: its edition's words, by their English (explain_box.py).
   const say = (text) => (window.JAXPURITY_KNOWLEDGE?.text ?? {})[text] ?? text;
 
+  // The knowledge's text marks code with backticks (`carry, y = body(carry, x)`): show it as
+  // code, without them.
+  function rendered(text) {
+    return text.split("`").map((part, i) => {
+      if (i % 2 === 0) return part;
+      const code = document.createElement("code");
+      code.textContent = part;
+      return code;
+    });
+  }
+
   // An answer as jaxpurity.explain writes it: its labels, its colon ("Error: ", "错误："),
   // and its sentence for an error it does not know, with the error's name in the
   // language's brackets (explain_box.py reads them from the package).
@@ -247,26 +258,31 @@
       const p = document.createElement("p");
       const strong = document.createElement("strong");
       strong.textContent = knowledge.labels[label] + knowledge.colon;
-      p.append(strong, text);
+      p.append(strong, ...rendered(text));
       output.append(p);
       return p;
     };
+    // A link to a page of the site, named by its title (by its path where the build gave none).
+    const link = (page, className, text) => {
+      const a = document.createElement("a");
+      a.href = siteRoot() + page;
+      a.className = className;
+      a.textContent = text ?? knowledge.titles?.[page] ?? page;
+      return a;
+    };
     if (!result.recognised) {
       const { named, unnamed } = knowledge.not_recognised;
-      paragraph("Not recognised", result.error ? named.replace("{error}", result.error) : unnamed);
+      const text = result.error ? named.replace("{error}", result.error) : unnamed;
+      // "... The {index} lists every error ...", with {index} a link to the error index.
+      const [before, after] = text.split("{index}");
+      const p = paragraph("Not recognised", before);
+      p.append(link(knowledge.error_index, "explain-box-index", knowledge.index_text), after);
       return;
     }
     paragraph("Error", result.error);
     paragraph("Scenario", result.scenario);
     paragraph("Cause", result.cause);
     paragraph("Fix", result.fix);
-    const link = (page, className) => {
-      const a = document.createElement("a");
-      a.href = siteRoot() + page;
-      a.className = className;
-      a.textContent = page;
-      return a;
-    };
     paragraph("Read more", "").append(link(result.page, "explain-box-link"));
     // The pages for the other causes the same text can have, where it does not say which.
     for (const page of result.see_also) {

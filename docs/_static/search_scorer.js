@@ -11,10 +11,17 @@
  *   writes these entries from jaxpurity's table of known errors: each exception name and
  *   message wording is the main entry of the page that explains it, and an entry of the error
  *   index; an entry that is not the page's main one counts 90%.
+ *   An entry whose words the query holds, in any order and among others ("jit recompiles every
+ *   call" for the query "my jit recompiles every call"), gets 40, plus up to 40 for the share of
+ *   the query's words it covers. searched_for.py adds entries of this kind: the phrases readers
+ *   search a page's symptom by (docs/searched_for.json).
  * - Title words. The share of the query's words that the page's own title holds, times
  *   Scorer.title: a gallery page's title says the symptom in a reader's words, so "global
  *   counter" finds "My global counter only moves when jit retraces" before a page that has
  *   those words in a section title or its text.
+ *
+ * It also leaves out of a query the words that no page holds, where others are left, so that
+ * one unknown word (a library's name) does not empty the results.
  *
  * Sphinx puts this file into language_data.js, which loads after searchtools.js (basic and furo
  * themes alike): Scorer holds its defaults here, and Search, Stemmer, splitQuery and stopwords
@@ -24,6 +31,7 @@
 (() => {
   const PHRASE = 50; // a phrase hit ranks above any page that only has the query's words
   const NOT_MAIN = 0.9; // an entry that is not the page's main one (the error index's)
+  const HELD = 40; // a query that holds an entry's words, below one that begins the entry
 
   const words = (text) => splitQuery(text.toLowerCase());
   // The query's words as the search matches them: stemmed, without stop words or numbers.
@@ -43,13 +51,21 @@
     const index = Search._index;
     if (cached.query === query && cached.index === index) return cached;
     const asked = words(query);
+    const askedStems = new Set(stems(query));
     const phrase = new Map(); // "file number#anchor" -> best phrase score
     for (const [entry, places] of Object.entries(index.indexentries)) {
       const entryWords = words(entry);
       const whole = asked.length === entryWords.length;
-      if (!asked.length || !startsWith(entryWords, asked) || (asked.length < 2 && !whole))
-        continue;
-      const score = PHRASE + (PHRASE * asked.length) / entryWords.length;
+      let score = 0;
+      if (asked.length && startsWith(entryWords, asked) && (asked.length >= 2 || whole)) {
+        score = PHRASE + (PHRASE * asked.length) / entryWords.length;
+      } else {
+        // The query holds the entry: every word of it, in any order, among other words.
+        const entryStems = new Set(stems(entry));
+        const held = [...entryStems].every((stem) => askedStems.has(stem));
+        if (entryStems.size && held) score = HELD + (HELD * entryStems.size) / askedStems.size;
+      }
+      if (!score) continue;
       for (const [file, id, main] of places) {
         const place = id ? `${file}#${id}` : `${file}`;
         const scored = main ? score : NOT_MAIN * score;
@@ -59,6 +75,29 @@
     const file = new Map(index.docnames.map((docname, i) => [docname, i]));
     cached = { query, index, phrase, stems: new Set(stems(query)), file };
     return cached;
+  };
+
+  // A query word that no page holds (a project's name, "Sinkhorn", "arctan2") would leave the
+  // query without any result, since a page must hold every word: leave such words out, as long
+  // as one word of the query is left. A query that finds anything as typed is searched as typed.
+  const parseQuery = Search._parseQuery;
+  Search._parseQuery = (query) => {
+    const parsed = parseQuery(query);
+    const [, searchTerms] = parsed;
+    const index = Search._index;
+    if (!index) return parsed;
+    const held = (word) =>
+      word in index.terms ||
+      word in index.titleterms ||
+      // Sphinx's search also finds a word of three letters or more inside an indexed one.
+      (word.length > 2 &&
+        [index.terms, index.titleterms].some((t) => Object.keys(t).some((w) => w.includes(word))));
+    const kept = [...searchTerms].filter(held);
+    if (kept.length && kept.length < searchTerms.size) {
+      searchTerms.clear();
+      for (const word of kept) searchTerms.add(word);
+    }
+    return parsed;
   };
 
   Scorer.score = (result) => {

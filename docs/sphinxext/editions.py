@@ -57,8 +57,10 @@ UI = {
     "（整个 traceback，或其中几行）：",
     "Explain this error": "解释这个错误",
     # (its answer's labels and "not recognised" sentence are explain's own, from its catalog)
-    "The error index below lists every error this site shows.": "下面的错误索引列出了本站展示的"
-    "每一种错误。",
+    "The {index} lists every error this site shows, with the page that explains each.": (
+        "{index}列出了本站展示的每一种错误，以及讲解它的页面。"
+    ),
+    "error index": "错误索引",
     "The knowledge of jaxpurity.explain did not load.": "jaxpurity.explain 的知识库没有加载。",
     "Paste an error first.": "请先粘贴一个错误。",
     # error_index
@@ -82,6 +84,8 @@ UI = {
     "**Raised on JAX {versions} by the code of:** {pages}": (
         "**在 JAX {versions} 上由这些页面的代码抛出：** {pages}"
     ),
+    # searched_for
+    "You may have searched for:": "你可能搜索过：",
     # accessibility
     "Code block {number}, scrolls": "代码块 {number}，可滚动",
     # colab

@@ -19,12 +19,15 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 from editions import UI, language_of, say
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 
 from jaxpurity._languages import translate
 from jaxpurity._layout import colon, sentences
-from jaxpurity._pages import page
+from jaxpurity._pages import SECTIONS, page
 from jaxpurity.explainer._explain import anchor, distinctive, not_recognised
 from jaxpurity.explainer.known_errors import DEAD_TRACE, KNOWN_ERRORS, TRACED_FUNCTION
+
+ERROR_INDEX = "errors.html"  # docs/errors.rst, where every error is listed
 
 _BOX = """\
 <form class="explain-box" role="search" aria-label="{name}" onsubmit="return false">
@@ -38,7 +41,8 @@ _BOX = """\
 """
 #: What explain_box.js writes of its own, by its English; the page's edition gives its language.
 _SCRIPT_TEXT = ("The knowledge of jaxpurity.explain did not load.", "Paste an error first.")
-_INDEX_BELOW = "The error index below lists every error this site shows."
+#: Where to look for an error explain does not know; the script makes {index} a link to it.
+_INDEX_INSTEAD = "The {index} lists every error this site shows, with the page that explains each."
 #: The labels of an answer: explain's own, from the package's catalog.
 _LABELS = ("Not recognised", "Error", "Scenario", "Cause", "Fix", "Read more", "See also")
 
@@ -48,8 +52,12 @@ def _js_regex(pattern: str) -> str:
     return re.sub(r"\(\?P=(\w+)\)", r"\\k<\1>", re.sub(r"\(\?P<(\w+)>", r"(?<\1>", pattern))
 
 
-def knowledge(lang: str = "en") -> dict[str, Any]:
-    """What the box needs of ``explain``'s knowledge, as plain data, in the language ``lang``."""
+def knowledge(lang: str = "en", titles: dict[str, str] | None = None) -> dict[str, Any]:
+    """What the box needs of ``explain``'s knowledge, as plain data, in the language ``lang``.
+
+    ``titles`` names each page (by its site path) for the box's links, as the edition's
+    build titles it; a page it leaves out is named by its path.
+    """
     entries = []
     for known in KNOWN_ERRORS:
         entries.append(
@@ -88,24 +96,39 @@ def knowledge(lang: str = "en") -> dict[str, Any]:
         "colon": colon(lang),
         # explain's sentence, then where to look instead ("{error}": the error's name).
         "not_recognised": {
-            case: sentences([not_recognised(error, lang), say(lang, _INDEX_BELOW)], lang)
+            case: sentences(
+                [not_recognised(error, lang), say(lang, _INDEX_INSTEAD, index="{index}")], lang
+            )
             for case, error in (("named", "{error}"), ("unnamed", ""))
         },
+        "titles": dict(sorted((titles or {}).items())),
+        "error_index": ERROR_INDEX,
+        "index_text": say(lang, "error index"),
     }
 
 
-def write_knowledge(app: Sphinx) -> None:
+def page_titles(env: BuildEnvironment) -> dict[str, str]:
+    """Each gallery page's title as this edition's build read it, by the page's site path."""
+    return {
+        path: env.titles[docname].astext()
+        for path in {page(topic) for section in SECTIONS for topic in section.topics}
+        if (docname := path.removesuffix(".html")) in env.titles
+    }
+
+
+def write_knowledge(app: Sphinx, env: BuildEnvironment) -> None:
     """Write ``_static/known_errors.js`` into the build, only where its text changed.
 
-    Before any page is written: each page links the script with its checksum
-    (``known_errors.js?v=...``), which Sphinx reads from the file, so a page written
-    before it existed would link it without one, and differ from the same page rebuilt.
+    Once every document is read (the pages' titles are known), before any page is written:
+    each page links the script with its checksum (``known_errors.js?v=...``), which Sphinx
+    reads from the file, so a page written before it existed would link it without one, and
+    differ from the same page rebuilt.
     """
     path = Path(app.outdir) / "_static" / "known_errors.js"
     path.parent.mkdir(parents=True, exist_ok=True)
     data = (
         "window.JAXPURITY_KNOWLEDGE = "
-        + json.dumps(knowledge(language_of(app)), indent=1, ensure_ascii=False)
+        + json.dumps(knowledge(language_of(app), page_titles(env)), indent=1, ensure_ascii=False)
         + ";\n"
     ).encode("utf-8")
     if not path.is_file() or path.read_bytes() != data:
@@ -148,13 +171,14 @@ def load_scripts_where_a_box_is(
         app.add_js_file("explain_box.js")  # after known_errors.js, which it reads
 
 
-def _on_builder_inited(app: Sphinx) -> None:
+def _on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if app.builder.format == "html":
-        write_knowledge(app)
+        write_knowledge(app, env)
+    return []
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("explain-box", ExplainBox)
-    app.connect("builder-inited", _on_builder_inited)
+    app.connect("env-updated", _on_env_updated)
     app.connect("html-page-context", load_scripts_where_a_box_is)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -15,7 +15,9 @@ before the page that explains it. This extension gives the search what
   page explains (``explain`` does not recognise it alone) has its main entry on
   the error index. The entries have no target of their own: a hit links to the
   page, and the search merges it with the page's own text hit. The general
-  index (``genindex.html``) lists them too. A document is read again only when
+  index (``genindex.html``) lists them too. The phrases readers search a page's symptom
+  by (:mod:`searched_for`, from ``docs/searched_for.json``) are main entries of their page
+  in the same way. A document is read again only when
   its entries change. Sphinx keeps the search's index entries only for the
   documents it rewrites (sphinx-doc/sphinx#12599, open in Sphinx 9.1), so
   :func:`keep_unwritten_entries` puts back, from the last build's search index,
@@ -35,7 +37,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import searched_for
 from docutils import nodes
+from editions import language_of
 
 # The folder error_index.py logs each page's caught errors in: one place says where.
 from error_index import _captured_dir
@@ -140,6 +144,8 @@ def reread_changed(
     captured = read_caught(_captured_dir(app.srcdir))
     before = getattr(env, "jaxpurity_search_keywords", None)
     now = keywords(captured)
+    for doc, phrases in searched_for.entries(language_of(app)).items():
+        now.setdefault(doc, {}).update(dict.fromkeys(phrases, True))
     env.jaxpurity_search_keywords = now  # type: ignore[attr-defined]
     if before is None:  # an environment built without this extension: every document
         return sorted(env.found_docs)

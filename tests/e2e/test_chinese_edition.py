@@ -155,12 +155,21 @@ def test_the_chinese_paste_box_answers_in_chinese_and_links_the_chinese_page(pag
     href = result.locator("a.explain-box-link").get_attribute("href")
 
     assert "场景：" in result.inner_text()
-    assert expected.scenario in result.inner_text()
+    # The knowledge marks code with backticks; the box shows it as code, without them.
+    assert expected.scenario.replace("`", "") in result.inner_text()
+    assert "`" not in result.inner_text()
     assert urlsplit(urljoin(page.url, href)).path == f"/zh_CN/{expected.page}"
+    # The link is named by the Chinese page's title.
+    title = result.locator("a.explain-box-link").inner_text()
+    assert re.search(r"[\u4e00-\u9fff]", title) and not title.endswith(".html"), title
 
     box.locator("textarea").fill("RuntimeError: RESOURCE_EXHAUSTED: Out of memory")
     box.locator("button").click()
     # explain's own sentence, its punctuation full width: one template for both.
     unknown = not_recognised("RuntimeError", "zh_CN")
-    assert result.inner_text().startswith(f"未能识别：{unknown}下面的错误索引")
+    assert result.inner_text().startswith(f"未能识别：{unknown}错误索引")
     assert "（RuntimeError）" in unknown
+    # ... and "错误索引" links the error index.
+    result.locator("a.explain-box-index").click()
+    page.wait_for_load_state("load")
+    assert urlsplit(page.url).path == "/zh_CN/errors.html"

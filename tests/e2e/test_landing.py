@@ -3,7 +3,10 @@
 Both read without scrolling sideways on a phone (390px) and on a laptop (1280px): the
 document does not overflow, and nothing in the page's text reaches past the viewport's edge
 (not even inside a box that scrolls on its own, as a wide table's does). The landing page
-links every gallery page. Runs with ``tox -e e2e``, on the site the other e2e tests use.
+links every gallery page. Its first screen leads to help, on a phone (390x844) and a laptop
+(1280x800), in both editions: a link to the paste box and one to the error index, each above the
+fold, and the paste link brings the box into view. Runs with ``tox -e e2e``, on the site the other
+e2e tests use.
 """
 
 from __future__ import annotations
@@ -72,3 +75,53 @@ def test_landing_page_links_every_gallery_page(sized_page):
     gallery = {page(topic) for section in SECTIONS for topic in section.topics}
     assert len(gallery) >= 16
     assert gallery - linked == set(), "not linked from the landing page"
+
+
+# The first screen at each size: a phone's, and a laptop's.
+FIRST_SCREENS = {390: 844, 1280: 800}
+EDITIONS = ("", "zh_CN/")
+
+# Where the landing page's links to the paste box and to the error index end, in the viewport.
+FIRST_HELP_JS = """() => {
+  const bottom = (a) => (a ? a.getBoundingClientRect().bottom : null);
+  const help = document.querySelector("article p.first-help");
+  return {
+    height: window.innerHeight,
+    box: bottom(help && help.querySelector('a[href="#got-an-error"]')),
+    index: bottom(help && help.querySelector('a[href="errors.html"]')),
+  };
+}"""
+
+BOX_IN_VIEW_JS = """() => {
+  const r = document.querySelector(".explain-box textarea").getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight;
+}"""
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=["en", "zh_CN"])
+@pytest.mark.parametrize("width", FIRST_SCREENS, ids=[f"{w}px" for w in FIRST_SCREENS])
+def test_first_screen_links_the_paste_box_and_the_error_index(
+    browser, base_url: str, summary, width: int, edition: str
+):
+    height = FIRST_SCREENS[width]
+    ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url)
+    block_external(ctx, base_url)
+    tab = ctx.new_page()
+    try:
+        tab.goto(edition + "index.html")
+        tab.wait_for_load_state("load")
+        seen = tab.evaluate(FIRST_HELP_JS)
+        summary.append(
+            f"first screen {edition or 'en/'} {width}x{height}: paste-box link ends at "
+            f"{seen['box']:.0f}px, error-index link at {seen['index']:.0f}px"
+        )
+        assert seen["box"] is not None and seen["box"] <= height, seen
+        assert seen["index"] is not None and seen["index"] <= height, seen
+        tab.locator('p.first-help a[href="#got-an-error"]').click()
+        # The page may scroll smoothly: wait until the whole text area is in view.
+        tab.wait_for_function(BOX_IN_VIEW_JS, timeout=5_000)
+        tab.locator('p.first-help a[href="errors.html"]').click()
+        tab.wait_for_load_state("load")
+        assert tab.url.endswith(edition + "errors.html")
+    finally:
+        ctx.close()

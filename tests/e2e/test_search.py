@@ -91,9 +91,12 @@ SEARCHES = EXCEPTION_NAMES + FIRST_WORDS + SYMPTOMS
 FIRST_RESULTS = 3
 
 
-def search(tab, base_url: str, query: str) -> list[str]:
-    """The site paths of the results for ``query``, in the order the search page lists them."""
-    tab.goto("search.html?" + urlencode({"q": query}))
+def search(tab, base_url: str, query: str, edition: str = "") -> list[str]:
+    """The site paths of the results for ``query``, in the order the search page lists them.
+
+    ``edition`` is the folder of the edition to search (``"zh_CN/"``), the English one's by default.
+    """
+    tab.goto(edition + "search.html?" + urlencode({"q": query}))
     # Sphinx writes the summary line only once every result is listed.
     summary = tab.locator("#search-results p.search-summary")
     summary.filter(has_text=re.compile(r"\S")).wait_for(timeout=15_000)

@@ -17,6 +17,7 @@ import ast
 import collections
 import concurrent.futures
 import dataclasses
+import html
 import json
 import os
 import re
@@ -548,7 +549,8 @@ def test_paste_box_links_the_page_that_explains_a_pasted_error(page, base_url: s
         if not expected.recognised:
             assert "Not recognised" in result.inner_text(), case["id"]
             continue
-        assert expected.scenario in result.inner_text(), case["id"]
+        # The knowledge marks code with backticks; the box shows it as code, without them.
+        assert expected.scenario.replace("`", "") in result.inner_text(), case["id"]
         href = result.locator("a.explain-box-link").get_attribute("href")
         target = urlsplit(urljoin(base_url + path, href)).path.lstrip("/")
         assert target == expected.page, f"{case['id']}: box links {target}"
@@ -584,3 +586,32 @@ def test_paste_box_says_plainly_when_it_does_not_know_an_error(page):
     box.locator("button").click()
     assert "Not recognised" in box.locator(".explain-box-result").inner_text()
     assert box.locator("label").get_attribute("for") == box.locator("textarea").get_attribute("id")
+    # ... and links the error index, which lists every error the site shows.
+    box.locator("a.explain-box-index").click()
+    page.wait_for_load_state("load")
+    assert urlsplit(page.url).path == "/errors.html"
+    assert page.locator(".explain-box").count() == 1
+
+
+def _title_of(path: str) -> str:
+    """The page's title as its HTML file gives it (its ``<h1>``, without the pilcrow link)."""
+    h1 = re.search(r"<h1>(.*?)<a class=\"headerlink\"", (SITE / path).read_text(), re.S)
+    assert h1, path
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", h1[1])).split())
+
+
+def test_paste_box_names_pages_by_title_and_shows_code_as_code(page):
+    text = "jax.errors.UnexpectedTracerError: Encountered an unexpected tracer."
+    expected = jaxpurity.explain(text)
+    assert "`" in expected.fix  # the knowledge marks code with backticks
+    page.goto("index.html")
+    box = page.locator(".explain-box").first
+    box.locator("textarea").fill(text)
+    box.locator("button").click()
+    result = box.locator(".explain-box-result")
+    assert "`" not in result.inner_text()
+    assert result.locator("code").count() >= expected.fix.count("`") // 2
+    links = result.locator("a.explain-box-link, a.explain-box-also")
+    named = [links.nth(i).inner_text() for i in range(links.count())]
+    pages = [expected.page] + [page_of(topic) for topic in expected.see_also]
+    assert named == [_title_of(path) for path in pages]

@@ -1,0 +1,92 @@
+"""The site search, on what users type: each symptom query of ``tests/data/search_phrasings.json``
+(real issue titles and questions, with their sources) lists its page first.
+
+The table names a topic of :mod:`jaxpurity._pages` for each query, chosen from the thread; the
+browser types the query into Sphinx's real search (``test_search.search``). The terminal summary
+shows where each query puts its page. A row with a ``zh_CN`` phrasing (the same question as a
+Chinese reader types it) is searched on the Chinese edition too. Runs with ``tox -e e2e``.
+"""
+
+# ruff: noqa: F811
+from __future__ import annotations
+
+import json
+
+import pytest
+from _site import ROOT
+
+# test_search's helper and test_site's fixtures (context, page), found by name (F811);
+# importing them also skips this module without JAXPURITY_E2E=1.
+from test_search import _rank, search
+from test_site import context, page  # noqa: F401
+
+from jaxpurity._pages import page as page_of
+
+TABLE = ROOT / "tests" / "data" / "search_phrasings.json"
+PHRASINGS = json.loads(TABLE.read_text(encoding="utf-8"))["phrasings"]
+# Phrasings the site's phrases were not written from, and how many put their page first when
+# they were collected (with search_scorer.js leaving out the words no page holds): a floor.
+HELDOUT = json.loads(TABLE.read_text(encoding="utf-8"))["heldout"]
+HELDOUT_FIRST = 4
+
+
+def test_the_table_holds_25_sourced_phrasings_mostly_new():
+    assert len(PHRASINGS) >= 25
+    assert all(p["source"] for p in PHRASINGS)
+    assert sum(not p.get("named") for p in PHRASINGS) * 2 >= len(PHRASINGS)
+
+
+@pytest.mark.parametrize(
+    ("query", "topic"), [(p["query"], p["topic"]) for p in PHRASINGS], ids=lambda v: v[:40]
+)
+def test_a_users_phrasing_lists_its_page_first(page, base_url: str, summary, query, topic):
+    expected = page_of(topic)
+    found = search(page, base_url, query)
+    summary.append(f"phrasing {query!r}: {expected} at {_rank(found, expected)} of {len(found)}")
+    assert found[:1] == [expected], (
+        f"searching {query!r}: {expected} is result {_rank(found, expected)}; first: {found[:3]}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "topic"),
+    [(p["zh_CN"], p["topic"]) for p in PHRASINGS if "zh_CN" in p],
+    ids=lambda v: v[:40],
+)
+def test_a_chinese_readers_phrasing_lists_its_page_first_in_the_chinese_edition(
+    page, base_url: str, summary, query, topic
+):
+    expected = "zh_CN/" + page_of(topic)
+    found = search(page, base_url, query, edition="zh_CN/")
+    summary.append(f"zh phrasing {query!r}: {expected} at {_rank(found, expected)} of {len(found)}")
+    assert found[:1] == [expected], (
+        f"searching {query!r}: {expected} is result {_rank(found, expected)}; first: {found[:3]}"
+    )
+
+
+# sphinx-gallery's note at the top of each example, in each edition's words.
+DOWNLOAD_NOTE = {"": "Go to the end", "zh_CN/": "跳到末尾"}
+
+
+@pytest.mark.parametrize("edition", DOWNLOAD_NOTE, ids=["en", "zh_CN"])
+def test_snippets_and_pages_begin_without_the_download_note(page, base_url: str, edition):
+    query = PHRASINGS[0]["zh_CN" if edition else "query"]
+    found = search(page, base_url, query, edition=edition)
+    snippets = page.locator("#search-results ul.search > li p.context").all_inner_texts()
+    assert found and snippets, "no results"
+    assert not [s for s in snippets if DOWNLOAD_NOTE[edition] in s], snippets
+    page.goto(found[0])
+    assert page.locator(".sphx-glr-download-link-note").count() == 0
+    assert page.locator(".sphx-glr-download-python a").count() == 1  # the downloads stay
+
+
+def test_phrasings_held_out_put_their_page_first_as_often_as_measured(page, base_url, summary):
+    ranks = []
+    for row in HELDOUT:
+        expected = page_of(row["topic"])
+        found = search(page, base_url, row["query"])
+        ranks.append(_rank(found, expected))
+        summary.append(f"held-out {row['query']!r}: {expected} at {ranks[-1]} of {len(found)}")
+    first = ranks.count(1)
+    summary.append(f"held-out phrasings: {first}/{len(HELDOUT)} put their page first")
+    assert first >= HELDOUT_FIRST, ranks
