@@ -32,8 +32,10 @@ default 0), ``"in_axes"`` (for ``vmap``, default 0 for every argument),
 compared one: a setting that changes, and what the fix does about it), ``"same"``
 (a reason the results are not compared, for a fix with an effect: a ticket
 counter), ``"tol"``, and ``"check_pure"``: what :func:`jaxpurity.check_pure`
-reports on the fix, ``{kind: where the page shows and explains it}``; a fix
-without it must be reported ok, with no warning (``test_check_pure_is_quiet_on_the_fix``).
+reports on the fix, ``{kind: a quote of the page's prose that explains it}``; a fix
+without it must be reported ok, with no warning (``test_check_pure_is_quiet_on_the_fix``),
+and the quote must stand in a text cell that names ``check_pure`` and the kind
+(``test_what_check_pure_reports_on_a_fix_is_explained_on_its_page``).
 Every check not in ``"breaks"`` or ``"not"`` must hold. An entry whose value is a string is
 a function defined in a fix section that is not a fix itself (a helper), and the string says why.
 
@@ -616,6 +618,71 @@ def test_check_pure_is_quiet_on_the_fix(topic, name):
     assert found == set(fix.reported), (
         f"{topic}: {name}: declared {sorted(fix.reported)}:\n{report}"
     )
+
+
+def prose_cells(source: str) -> list[str]:
+    """The text cells of a page script (the comment lines after each ``# %%``), each as
+    one line of words, as a reader sees them."""
+    cells: list[list[str]] = []
+    cell: list[str] | None = None
+    for line in source.splitlines():
+        if line.startswith("# %%"):
+            cell = []
+            cells.append(cell)
+        elif cell is not None and line.startswith("#"):
+            cell.append(line[1:])
+        else:
+            cell = None
+    return [" ".join(" ".join(lines).split()) for lines in cells]
+
+
+def unexplained(cells: list[str], reported: dict[str, str]) -> list[str]:
+    """The kinds of ``reported`` whose quote no text cell says beside ``check_pure`` and
+    the kind's name (written ````kind````), each with what is wrong."""
+    missing = []
+    for kind, quote in reported.items():
+        said = [cell for cell in cells if " ".join(quote.split()) in cell]
+        if not any("check_pure" in cell and f"``{kind}``" in cell for cell in said):
+            where = "no text cell says it" if not said else "its cell does not name both"
+            missing.append(f"{kind}: {quote!r}: {where}")
+    return missing
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+def test_what_check_pure_reports_on_a_fix_is_explained_on_its_page(topic):
+    """A kind that check_pure reports on a fix is explained where the reader reads the page:
+    the FIXES entry quotes the prose that says why, beside check_pure and the kind's name."""
+    try:
+        module, table = _loaded(topic)
+    except AssertionError:
+        pytest.skip("no FIXES table: its declaration test fails")
+    cells = prose_cells(page_text(topic))
+    missing = {
+        name: unexplained(cells, Fix.from_entry(topic, name, entry, module).reported)
+        for name, entry in table.items()
+        if not isinstance(entry, str)
+    }
+    missing = {name: kinds for name, kinds in missing.items() if kinds}
+    assert not missing, (
+        f"{topic}: say in the page's prose why check_pure reports these, naming "
+        f"check_pure and ``kind``, and quote that sentence in FIXES: {missing}"
+    )
+
+
+def test_a_reported_kind_the_page_does_not_explain_is_found():
+    source = "x = 1\n\n# %%\n# :func:`jaxpurity.check_pure` warns with a\n"
+    source += "# ``trace-time-read``: the settings are globals.\n\nFIXES = {}\n"
+    cells = prose_cells(source)
+    assert cells == [
+        ":func:`jaxpurity.check_pure` warns with a ``trace-time-read``: the settings are globals."
+    ]
+    assert unexplained(cells, {"trace-time-read": "the settings are globals"}) == []
+    assert unexplained(cells, {"global-assignment": "the settings are globals"}) == [
+        "global-assignment: 'the settings are globals': its cell does not name both"
+    ]
+    assert unexplained(cells, {"trace-time-read": "SCALE and MODE"}) == [
+        "trace-time-read: 'SCALE and MODE': no text cell says it"
+    ]
 
 
 def test_a_function_of_a_fix_section_that_fixes_does_not_name_is_found(tmp_path):

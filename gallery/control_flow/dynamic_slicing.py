@@ -123,7 +123,10 @@ assert x[8:11].tolist() == [80.0, 90.0]
 # ``i`` it is ``dynamic_slice``, clamped. With a Python int start (as
 # ``grad`` without ``jit`` leaves it, above), JAX 0.12 slices like
 # ``x[i:i + k]`` instead, so near the end it gives fewer values; JAX 0.10
-# clamped that too. The cell prints what this JAX does.
+# clamped that too. The cell prints what this JAX does. Where the two differ,
+# :func:`jaxpurity.check_pure` reports a ``jit-eager-mismatch`` on
+# ``x[jax.ds(i, k)]``: called eagerly with an int start, it slices, and under
+# jit it clamps.
 
 INT_START_SLICES = HAS_DS and x[jax.ds(8, 3)].shape != (3,)
 if HAS_DS:
@@ -227,7 +230,7 @@ FIXES = {
         "fn": lambda x, i: x[jax.ds(i, 3)],
         "args": (x, 8),
         "needs": "jax.ds",
-        "check_pure": {"jit-eager-mismatch": "an int start slices, a traced one clamps: shown"}
+        "check_pure": {"jit-eager-mismatch": "called eagerly with an int start, it slices"}
         if INT_START_SLICES
         else {},
         # where a Python int start slices, every transformation (a traced start) differs

@@ -299,15 +299,18 @@ with jaxpurity.raises(TypeError, match="inside a JAX transformation"):
 # %%
 # :doc:`../tools/let_jaxpurity_find_it` hands ``step`` to
 # :func:`jaxpurity.check_pure`, which names the global and the stale result,
-# finds tracers stored as ``scale`` stores one, and passes the fixes.
+# and finds tracers stored as ``scale`` stores one. On the fixes it reports
+# a ``global-assignment`` for the counter of traces in ``ref_step``, there
+# only to show them, and a ``trace-error`` for ``stepper``, which refuses jit.
 
 # sphinx_gallery_start_ignore
 # The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
+REFUSES_JIT = (TypeError, "inside a JAX transformation", "pure_step")
 FIXES = {
     "pure_step": {"args": (jnp.int32(0), x), "wrt": 1},
     "scale_with_trace": {"args": (1.0,)},
     "ref_step": {
-        "check_pure": {"global-assignment": "the page's trace counter, `traces += 1`"},
+        "check_pure": {"global-assignment": "for the counter of traces in ``ref_step``"},
         "needs": "jax.new_ref",
         "args": lambda: (jax.new_ref(jnp.int32(0)), x),
         "wrt": 1,
@@ -315,12 +318,9 @@ FIXES = {
         "breaks": {"vmap": (Exception, "unbatched array reference", "pure_step")},
     },
     "stepper": {
-        "check_pure": {"trace-error": "Stateful raises its TypeError under jit, as shown"},
+        "check_pure": {"trace-error": "a ``trace-error`` for ``stepper``, which refuses jit"},
         "args": (x,),
-        "breaks": {
-            "jit": (TypeError, "inside a JAX transformation", "pure_step"),
-            "nested": (TypeError, "inside a JAX transformation", "pure_step"),
-        },
+        "breaks": {"jit": REFUSES_JIT, "nested": REFUSES_JIT},
         "not": {
             "grad": "each call moves the state it keeps: its step, pure_step, is what grad takes",
             "vmap": "each call moves the state it keeps: its step, pure_step, is what vmap takes",
