@@ -1118,22 +1118,59 @@ def appends_inside_a_checkpoint(x: jax.Array) -> jax.Array:
     return layer(x) * len(seen)
 
 
-@pytest.mark.skipif(
+def appends_inside_an_inner_jit(x: jax.Array) -> jax.Array:
+    seen: list[Any] = []
+
+    @jax.jit
+    def layer(y: jax.Array) -> jax.Array:
+        seen.append(y)
+        return jnp.sin(y)
+
+    return layer(x) * len(seen)
+
+
+_LEAK_CHECKER_RUNS = pytest.mark.skipif(
     not compat.can_drop_traces(),
     reason="before JAX 0.10.2 a leak JAX's checker reports leaves the function uncached for good",
 )
+
+
+@_LEAK_CHECKER_RUNS
 def test_a_leak_only_jax_leak_checker_sees_is_reported() -> None:
     with pytest.raises(Exception, match="Leaked") as leaked:  # noqa: PT011 - JAX's plain one
         with jax.checking_leaks():
-            appends_inside_a_checkpoint(1.0)  # plain JAX: the checkpoint's trace leaked
+            appends_inside_an_inner_jit(1.0)  # plain JAX: the inner jit's trace leaked
+    assert type(leaked.value) is Exception
+    assert jaxpurity.find_leaks(appends_inside_an_inner_jit, 1.0) == []  # none it can name
+
+    report = jaxpurity.check_pure(appends_inside_an_inner_jit, 1.0)
+    [found] = report.problems
+    assert found.kind == "leaked-tracer" and "JAX's own leak checker" in found.message
+    assert "tracing the function layer" in found.message and "global_counter" in found.page
+
+
+@_LEAK_CHECKER_RUNS
+def test_a_list_changed_inside_a_checkpoint_is_a_remat_mutation() -> None:
+    kept: list[Any] = []
+
+    @jax.checkpoint
+    def layer(y: jax.Array) -> jax.Array:
+        kept.append(y)
+        return jnp.sin(y)
+
+    layer(1.0)  # plain JAX, no jit: checkpoint traced layer, so the list holds a dead tracer
+    assert len(kept) == 1 and isinstance(kept[0], jax.core.Tracer), kept
+    with pytest.raises(Exception, match="Leaked") as leaked:  # noqa: PT011 - JAX's plain one
+        with jax.checking_leaks():
+            appends_inside_a_checkpoint(1.0)
     assert type(leaked.value) is Exception
     assert jaxpurity.find_leaks(appends_inside_a_checkpoint, 1.0) == []  # none it can name
 
     report = jaxpurity.check_pure(appends_inside_a_checkpoint, 1.0)
     [found] = report.problems
-    assert found.kind == "leaked-tracer" and "JAX's own leak checker" in found.message
-    if not jax.__version__.startswith("0.4."):  # 0.4.35's message does not name the function
-        assert "tracing the function layer" in found.message
+    assert found.kind == "remat-mutation", str(report)
+    assert "tracing the function layer" in found.message and "checkpoint" in found.message
+    assert found.page == page("leak_from_loop_body")
 
 
 @dataclass(frozen=True)

@@ -138,6 +138,37 @@ print("traced for:", word)
 assert word in ("while_body", "while_loop"), word
 
 # %%
+# The same leak from jax.checkpoint
+# ---------------------------------
+#
+# :func:`jax.checkpoint` (``remat``) traces the function it wraps on its
+# own, as a loop traces its body, even without :func:`jax.jit`, so that
+# :func:`jax.grad` can run it again in the backward pass. A list of the
+# caller's that the function appends to gets a tracer of that trace, and the
+# change is lost. With no loop to name it, this leak is hard to place:
+# :func:`jaxpurity.check_pure` runs :obj:`jax.checking_leaks` and reports it
+# as a ``remat-mutation``. It does so on JAX 0.10.2 and newer only: older
+# JAX cannot forget the trace that leaked, so there, run your code under
+# :obj:`jax.checking_leaks` yourself. The fixes below hold here too.
+
+
+def smooth(x):
+    seen = []
+
+    @jax.checkpoint
+    def layer(y):
+        seen.append(y)
+        return jnp.sin(y)
+
+    return layer(x) * len(seen)
+
+
+found = jaxpurity.check_pure(smooth, jnp.float32(1.0))
+kinds = [problem.kind for problem in found.problems]
+print("check_pure(smooth) finds:", kinds)
+assert kinds == (["remat-mutation"] if jax.__version_info__ >= (0, 10, 2) else []), found
+
+# %%
 # Fix 1: return per-step values as scan outputs
 # ---------------------------------------------
 #

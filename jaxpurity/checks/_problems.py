@@ -49,6 +49,7 @@ Kind = Literal[
     "jit-eager-mismatch",
     "stale-result",
     "lost-mutation",
+    "remat-mutation",
     "dropped-callback",
     "trace-time-read",
     "trace-error",
@@ -66,8 +67,8 @@ class Problem:
         ``"closure-assignment"``, ``"container-mutation"``,
         ``"argument-mutation"``, ``"trace-time-print"``,
         ``"frozen-randomness"``, ``"jit-eager-mismatch"``, ``"stale-result"``,
-        ``"lost-mutation"``, ``"dropped-callback"``, ``"trace-time-read"`` or
-        ``"trace-error"``.
+        ``"lost-mutation"``, ``"remat-mutation"``, ``"dropped-callback"``,
+        ``"trace-time-read"`` or ``"trace-error"``.
       message: What happened and how to fix it, in plain words.
       page: The site path of the gallery page that explains it.
       severity: ``"error"``: it is wrong now; ``"warning"``: it goes wrong when
@@ -200,9 +201,20 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
         "global_counter",
         "`{name}` leaks a tracer that JAX's own leak checker (jax.checking_leaks()) sees when "
         "it runs eagerly: {said} Something still holds a tracer when its trace ends (a list "
-        "local to the function that a jax.checkpoint or inner jit function appends to, say); "
+        "local to the function that an inner jit function appends to, say); "
         "using it later raises UnexpectedTracerError. Return the value from the inner "
         "function instead of storing it.",
+    ),
+    ProblemTemplate(
+        "remat-mutation",
+        "remat-mutation",
+        "leak_from_loop_body",
+        "`{name}` stores a value from inside jax.checkpoint (remat) in a Python container, as "
+        "JAX's own leak checker (jax.checking_leaks()) sees when it runs eagerly: {said} "
+        "checkpoint traces the function it wraps on its own, even without jit, so what that "
+        "function appends or assigns is a tracer of its trace, not a value, and the change is "
+        "lost when the trace ends; under grad the function runs again in the backward pass. "
+        "Return the value from the checkpointed function instead of storing it.",
     ),
     ProblemTemplate(
         "leak-into-result",
@@ -380,11 +392,20 @@ def trace_error(name: str, error: BaseException) -> Problem:
 
 def jax_leak_problem(name: str, error: BaseException) -> Problem:
     """The problem that JAX's leak checker's ``error`` is: its first line and the line that
-    names the function whose trace leaked."""
+    names the function whose trace leaked; ``"remat-mutation"`` where that trace was
+    ``jax.checkpoint``'s (JAX says "for checkpoint / remat").
+
+    Example:
+      >>> error = Exception("Leaked trace DynamicJaxprTrace. Leaked tracer(s):\\n\\n"
+      ...     "The error occurred while tracing the function g at m.py:4 for checkpoint / remat.")
+      >>> jax_leak_problem("f", error).kind
+      'remat-mutation'
+    """
     lines = str(error).strip().splitlines()
     where = [ln.split(". ")[0] for ln in lines if ln.startswith("The error occurred while tracing")]
     said = " ".join(line.strip().rstrip(".:") + "." for line in lines[:1] + where[:1])
-    return problem("leak-seen-by-jax", name=name, said=said)
+    remat = any("for checkpoint" in line for line in where)
+    return problem("remat-mutation" if remat else "leak-seen-by-jax", name=name, said=said)
 
 
 def problem(template: str, /, **fields: object) -> Problem:

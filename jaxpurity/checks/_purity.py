@@ -80,10 +80,10 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     * ``"leaked-tracer"``: a tracer stored where it outlives the trace
       (:func:`find_leaks`), with the page for where it came from; or, where
       that finds none, a leak that JAX's own checker sees in the eager run
-      (``jax.checking_leaks()``: a list local to ``fn`` that a
-      ``jax.checkpoint`` function appends to, say). JAX 0.10.2 and newer
-      only: on older JAX, a function whose trace JAX's checker saw leak is
-      traced anew at every later call, and the check could not undo that.
+      (``jax.checking_leaks()``: a list local to ``fn`` that an inner jit
+      function appends to, say). JAX 0.10.2 and newer only: on older JAX, a
+      function whose trace JAX's checker saw leak is traced anew at every
+      later call, and the check could not undo that.
     * ``"global-assignment"``, ``"closure-assignment"``: a global or closure
       variable rebound while tracing.
     * ``"container-mutation"``, ``"argument-mutation"``: a list, dict, set
@@ -104,6 +104,10 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
       :func:`jax.experimental.io_callback`, whose answers change by design.
     * ``"lost-mutation"``: a change to an argument that only the eager run
       makes (``d["count"] += 1``): jit works on rebuilt pytrees.
+    * ``"remat-mutation"``: a function under ``jax.checkpoint`` (remat)
+      that stores a value in a list or dict of its caller: it stores a tracer
+      of the checkpoint's own trace, even without jit. Seen by JAX's leak
+      checker, so JAX 0.10.2 and newer only, as above.
     * ``"dropped-callback"``: a ``pure_callback`` whose result nothing uses:
       jit may remove it as dead code.
     * ``"trace-time-read"``: the clock read while tracing.

@@ -61,6 +61,7 @@ KINDS: tuple[str, ...] = (
     "dropped-callback",
     "trace-time-read",
     "lost-mutation",
+    "remat-mutation",
 )
 
 Made = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]
