@@ -100,6 +100,21 @@ def test_each_chinese_page_shows_the_outputs_of_its_english_page(path):
     assert chinese == english
 
 
+# A space the reader sees between inline markup and a full-width bracket: "<code>f</code> （"
+# or "） <code>f</code>" (tests/test_catalogs.py checks the catalogs' reST; this, what the
+# build made of it). Main's build before the catalogs were mended had 42.
+SPACED_BRACKET = re.compile(
+    r"</(?:code|em|strong|a|span)>[ \u00a0]+[（【「]|[）】」][ \u00a0]+<(?:code|em|a)\b"
+)
+
+
+@pytest.mark.parametrize("path", PROSE_PAGES)
+def test_no_space_shows_between_markup_and_a_full_width_bracket(path):
+    article = str(_soup(ZH / path).select_one("article"))
+    spaced = [m.group(0) for m in SPACED_BRACKET.finditer(article)]
+    assert not spaced, f"{len(spaced)} spaces before or after a full-width bracket: {spaced[:3]}"
+
+
 @pytest.mark.parametrize("path", PROSE_PAGES)
 def test_chinese_pages_have_no_english_prose(path):
     soup = _soup(ZH / path)
