@@ -223,9 +223,33 @@ def _subclasses(cls: type) -> set[type]:
 
 
 def _live_tracers() -> list[Any]:
-    """Every tracer object alive now (a hash lookup per object: the heap can be large)."""
+    """Every tracer object the collector sees now (a hash lookup per object)."""
     kinds = _subclasses(Tracer)
     return [o for o in gc.get_objects() if type(o) in kinds]
+
+
+@contextlib.contextmanager
+def _collector_sees_only_new_objects() -> Iterator[bool]:
+    """While open, the cyclic collector sees only the objects made inside; yields whether so.
+
+    The objects alive before are moved to the collector's permanent generation
+    (:func:`gc.freeze`) and back after, so that a collection and a walk of the
+    heap inside take time in what the trace made, not in the caller's heap: in a
+    process holding a large heap (a test suite, a training script) they took most
+    of a check. Where objects are frozen already, by the program (a server about to
+    fork) or by the interpreter (Python 3.12 starts with some), unfreezing would release
+    them too; there, and where this Python's collector still shows frozen objects,
+    nothing is moved: yields False.
+    """
+    made_before: list[Any] = []
+    if gc.get_freeze_count():
+        yield False
+        return
+    gc.freeze()
+    try:
+        yield not any(o is made_before for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
 
 
 class _FreshContext:
@@ -316,25 +340,26 @@ def trace_once(fn: Callable[..., Any], call: SplitCall) -> Traced:
     is tried once more with its leaves passed flat (:meth:`SplitCall.flattened`);
     if that fails too, the first error is raised, held in :class:`RaisedWhileTraced`.
     """
-    before = _live_tracers()
-    static: list[Any] = []
-    with leak_checker_off(), uncached_tracing():
-        try:
-            traced = jax.jit(call.traceable(fn, static)).trace(*call.args, **call.kwargs)
-        except Exception as error:
-            flat = call.flattened()
-            static.clear()
+    with _collector_sees_only_new_objects() as only_new:
+        before = [] if only_new else _live_tracers()
+        static: list[Any] = []
+        with leak_checker_off(), uncached_tracing():
             try:
-                traced = jax.jit(flat.traceable(fn, static)).trace(*flat.args)
-            except Exception:
-                raise RaisedWhileTraced(error) from None
-            call = flat
-    returned = tracers_within(static)
-    del static
-    gc.collect()  # tracers that only a reference cycle keeps alive are garbage, not leaks
-    old = {id(t) for t in before} | {id(t) for t in returned}
-    escaped = [t for t in _live_tracers() if id(t) not in old]
-    del before
+                traced = jax.jit(call.traceable(fn, static)).trace(*call.args, **call.kwargs)
+            except Exception as error:
+                flat = call.flattened()
+                static.clear()
+                try:
+                    traced = jax.jit(flat.traceable(fn, static)).trace(*flat.args)
+                except Exception:
+                    raise RaisedWhileTraced(error) from None
+                call = flat
+        returned = tracers_within(static)
+        del static
+        gc.collect()  # tracers that only a reference cycle keeps alive are garbage, not leaks
+        old = {id(t) for t in before} | {id(t) for t in returned}
+        escaped = [t for t in _live_tracers() if id(t) not in old]
+        del before
     return Traced(traced, escaped, returned, call)
 
 
