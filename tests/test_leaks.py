@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import itertools
 import operator
 import re
@@ -539,3 +540,30 @@ def test_an_array_in_nondiff_argnums_is_named_as_that_argument_not_jax_internals
     [leak] = jaxpurity.find_leaks(_scan_with_a_nondiff_mask, x, mask)
     assert leak.where.startswith("an array passed in nondiff_argnums"), leak.where
     assert "WrappedFun" not in leak.where and "Unhashable" not in leak.where
+
+
+# -------------------------------------------------- the collector is left as the check found it
+
+
+def _leak_into_saved(x: jax.Array) -> jax.Array:
+    saved.append(x)
+    return x
+
+
+@pytest.mark.parametrize("frozen_by_the_caller", [False, True], ids=["none", "some"])
+def test_find_leaks_finds_the_leak_and_leaves_the_collectors_frozen_objects(
+    frozen_by_the_caller: bool,
+) -> None:
+    # The trace is walked with the caller's objects frozen (gc.freeze) where none were frozen,
+    # and as before where some were: either way the leak is found and the freeze is undone.
+    if frozen_by_the_caller:
+        gc.freeze()
+    try:
+        count = gc.get_freeze_count()
+        found = jaxpurity.find_leaks(_leak_into_saved, jnp.ones(2))
+        assert gc.get_freeze_count() == count
+    finally:
+        if frozen_by_the_caller:
+            gc.unfreeze()
+        saved.clear()
+    assert [leak.where for leak in found] == ["global `saved` (a list), item 0"]
