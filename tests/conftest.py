@@ -27,10 +27,15 @@ import jax
 import numpy as np
 import pytest
 
-from jaxpurity._platforms import missing_cpu_platform
+ROOT = Path(__file__).resolve().parents[1]
+# The repository's jaxpurity, whose doctests pytest collects from jaxpurity/, and not a copy
+# that tox installed: this file imports it before collection starts, and a module imported
+# from the copy would not match its doctests' file (pytest's "import file mismatch").
+sys.path.insert(0, str(ROOT))
+from jaxpurity._platforms import missing_cpu_platform  # noqa: E402
 
 # The docs build's extensions (tests/test_error_index.py and others import them by name).
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs" / "sphinxext"))
+sys.path.insert(0, str(ROOT / "docs" / "sphinxext"))
 
 # The linter's fixtures are data that tests/test_lint_rules.py reads, bugs on purpose: not
 # modules to import for their doctests.
