@@ -6,11 +6,14 @@ Only the standard library is imported here, so that ``conftest.py`` can import i
 
 from __future__ import annotations
 
+import contextlib
 import html
 import http.server
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,6 +37,17 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 def block_external(ctx, base_url: str) -> None:
     """Abort requests that leave the site: it must work offline, and results not vary with it."""
     ctx.route(lambda url: not url.startswith(base_url), lambda route: route.abort())
+
+
+@contextlib.contextmanager
+def offline_tab(browser, base_url: str, width: int = 1280, height: int = 900) -> Iterator[Any]:
+    """A tab of a new context at ``width`` x ``height`` px that stays on the site; closed after."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url)
+    block_external(ctx, base_url)
+    try:
+        yield ctx.new_page()
+    finally:
+        ctx.close()
 
 
 # The files a page loads by itself: scripts, stylesheets, images and icons it names.

@@ -18,7 +18,7 @@ import pytest
 if os.environ.get("JAXPURITY_E2E") != "1":
     pytest.skip("runs with `tox -e e2e` (JAXPURITY_E2E=1)", allow_module_level=True)
 
-from _site import SITE, block_external
+from _site import SITE, offline_tab
 from error_index import headline, oldest_record, pair_versions
 
 import jaxpurity
@@ -50,12 +50,9 @@ ERRORS = read_caught(CAPTURED)
 
 @pytest.fixture(scope="module")
 def entries(browser, base_url: str):
-    ctx = browser.new_context(base_url=base_url)
-    block_external(ctx, base_url)
-    tab = ctx.new_page()
-    tab.goto("errors.html")
-    yield tab.evaluate(ENTRIES_JS)
-    ctx.close()
+    with offline_tab(browser, base_url) as tab:
+        tab.goto("errors.html")
+        yield tab.evaluate(ENTRIES_JS)
 
 
 def test_the_site_captured_errors():

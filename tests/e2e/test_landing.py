@@ -18,7 +18,7 @@ import pytest
 if os.environ.get("JAXPURITY_E2E") != "1":
     pytest.skip("runs with `tox -e e2e` (JAXPURITY_E2E=1)", allow_module_level=True)
 
-from _site import block_external
+from _site import offline_tab
 
 from jaxpurity._pages import SECTIONS, page
 
@@ -51,11 +51,8 @@ GALLERY_LINKS_JS = """() => Array.from(
 
 @pytest.fixture(scope="module", params=WIDTHS, ids=[f"{w}px" for w in WIDTHS])
 def sized_page(request, browser, base_url: str):
-    ctx = browser.new_context(viewport={"width": request.param, "height": 900}, base_url=base_url)
-    block_external(ctx, base_url)
-    tab = ctx.new_page()
-    yield tab
-    ctx.close()
+    with offline_tab(browser, base_url, request.param, 900) as tab:
+        yield tab
 
 
 @pytest.mark.parametrize("path", STARTING_PAGES)
@@ -104,10 +101,7 @@ def test_first_screen_links_the_paste_box_and_the_error_index(
     browser, base_url: str, summary, width: int, edition: str
 ):
     height = FIRST_SCREENS[width]
-    ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url)
-    block_external(ctx, base_url)
-    tab = ctx.new_page()
-    try:
+    with offline_tab(browser, base_url, width, height) as tab:
         tab.goto(edition + "index.html")
         tab.wait_for_load_state("load")
         seen = tab.evaluate(FIRST_HELP_JS)
@@ -123,5 +117,3 @@ def test_first_screen_links_the_paste_box_and_the_error_index(
         tab.locator('p.first-help a[href="errors.html"]').click()
         tab.wait_for_load_state("load")
         assert tab.url.endswith(edition + "errors.html")
-    finally:
-        ctx.close()

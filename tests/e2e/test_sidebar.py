@@ -16,7 +16,7 @@ import pytest
 if os.environ.get("JAXPURITY_E2E") != "1":
     pytest.skip("runs with `tox -e e2e` (JAXPURITY_E2E=1)", allow_module_level=True)
 
-from _site import block_external
+from _site import offline_tab
 
 WIDTHS = (1280, 390)
 EDITIONS = ("index.html", "zh_CN/index.html")
@@ -50,11 +50,8 @@ OUTLINE_JS = """() => {
 
 @pytest.fixture(scope="module", params=WIDTHS, ids=[f"{w}px" for w in WIDTHS])
 def sized_page(request, browser, base_url: str):
-    ctx = browser.new_context(viewport={"width": request.param, "height": 844}, base_url=base_url)
-    block_external(ctx, base_url)
-    tab = ctx.new_page()
-    yield tab
-    ctx.close()
+    with offline_tab(browser, base_url, request.param, 844) as tab:
+        yield tab
 
 
 def open_sidebar(tab) -> None:
