@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib
+import pkgutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from jaxpurity import __version__  # noqa: E402
 from jaxpurity._pages import page  # noqa: E402
+from jaxpurity.explainer import known_errors  # noqa: E402
 from jaxpurity.explainer.known_errors import KNOWN_ERRORS  # noqa: E402
 
 #: The catalog's gettext domain: jaxpurity/locale/<language>/LC_MESSAGES/jaxpurity.po.
@@ -84,12 +87,26 @@ def _labels() -> list[str]:
     return list(dict.fromkeys(text for _, _, text in sorted(found)))
 
 
+def _defining_files() -> dict[int, str]:
+    """The file that defines each entry of the table, by the entry's id."""
+    files = {}
+    for module_info in pkgutil.iter_modules(known_errors.__path__):
+        module = importlib.import_module(f"{known_errors.__name__}.{module_info.name}")
+        source = Path(module.__file__ or "").relative_to(ROOT).as_posix()
+        for name in getattr(module, "__all__", ()):
+            group = getattr(module, name)
+            if isinstance(group, tuple):
+                files.update((id(known), source) for known in group)
+    return files
+
+
 def messages() -> list[Message]:
     """Every text the package translates, once for each place that says it, in the table's order."""
     found = []
+    files = _defining_files()
     for known in KNOWN_ERRORS:
         section = page(known.topic).split("/")[1]
-        source = f"jaxpurity/explainer/known_errors/_{section}.py"
+        source = files[id(known)]
         error = known.errors[0] if known.errors else "printed output, no error"
         for field in ("scenario", "cause", "fix"):
             text = getattr(known, field)

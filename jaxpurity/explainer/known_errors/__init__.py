@@ -3,7 +3,8 @@
 This package is data, split as the site is: the errors that a page of
 ``gallery/<section>/`` shows are in the module of that section
 (``_state_and_leaks``, ``_control_flow``, ``_gradients``, ``_side_effects``,
-``_compiled_code``), in groups of entries that belong together. ``_shared``
+``_compiled_code``; ``_control_flow_types`` holds the control-flow section's
+errors of types and writes), in groups of entries that belong together. ``_shared``
 holds the :class:`KnownError` and :class:`Wording` classes and the wordings of
 more than one page. Each :class:`Wording` is a fixed part of a message as some
 JAX version printed it, with the versions it was seen in: JAX rewords its errors
@@ -26,6 +27,7 @@ from __future__ import annotations
 from jaxpurity.explainer.known_errors import (
     _compiled_code,
     _control_flow,
+    _control_flow_types,
     _gradients,
     _side_effects,
     _state_and_leaks,
@@ -85,8 +87,8 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     *_side_effects.CALLBACKS,
     *_compiled_code.DONATED_BUFFERS,
     *_control_flow.JAXPURITY_OWN_ERRORS,
-    *_control_flow.BRANCH_AND_CARRY_TYPES,
-    *_control_flow.ARRAY_WRITES,
+    *_control_flow_types.BRANCH_AND_CARRY_TYPES,
+    *_control_flow_types.ARRAY_WRITES,
     # jax.debug.print's format, and printed output that shows a tracer (no error at all).
     *_side_effects.PRINTING,
 )
