@@ -105,13 +105,25 @@ def _pairs(code: types.CodeType) -> Iterator[tuple[dis.Instruction, dis.Instruct
     yield from zip(instructions, [*instructions[1:], None], strict=True)
 
 
+def _local_loaded_last(instruction: dis.Instruction) -> str | None:
+    """The local variable an instruction leaves on top of the stack, if it loads one.
+
+    Python 3.13 loads two locals in one instruction (``LOAD_FAST_LOAD_FAST``, whose
+    argument is both names: ``('x', 'config')`` in ``x * config.scale``): the last is on top.
+    """
+    if instruction.opname not in _LOCAL_LOADS:
+        return None
+    name = instruction.argval
+    return name[-1] if isinstance(name, tuple) else name
+
+
 def _attribute_reads(code: types.CodeType, local: str) -> list[str]:
     """The attributes read directly off the local variable ``local`` (``self.scale``)."""
     found, previous = [], None
     for instruction in _instructions(code):
         if instruction.opname in _ATTRIBUTE_LOADS and previous == local:
             found.append(instruction.argval)
-        previous = instruction.argval if instruction.opname in _LOCAL_LOADS else None
+        previous = _local_loaded_last(instruction)
     return list(dict.fromkeys(n for n in found if isinstance(n, str)))
 
 
