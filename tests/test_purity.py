@@ -1281,6 +1281,22 @@ def test_an_attribute_of_a_frozen_static_dataclass_is_no_warning() -> None:
     assert "`config.scale`" in read
 
 
+def test_attributes_read_off_a_parameter_are_found_whatever_the_bytecode() -> None:
+    # Python 3.13 loads two locals in one instruction where the others load one each:
+    # LOAD_FAST_LOAD_FAST ('x', 'config') here, STORE_FAST_LOAD_FAST ('item', 'config') below.
+    from jaxpurity.checks._trace_reads import _attribute_reads
+
+    def product(x: Any, config: Any) -> Any:
+        return x * config.scale
+
+    def per_item(x: Any, config: Any) -> Any:
+        return [config.offset * item for item in x]
+
+    assert _attribute_reads(product.__code__, "config") == ["scale"]
+    assert _attribute_reads(per_item.__code__, "config") == ["offset"]
+    assert _attribute_reads(product.__code__, "x") == []
+
+
 def test_an_io_callback_counter_is_not_compared_across_calls() -> None:
     from jax.experimental import io_callback
 

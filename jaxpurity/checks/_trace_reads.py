@@ -39,7 +39,11 @@ _ARRAYS = (np.ndarray, np.generic, jax.Array)
 _GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME"})
 _ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 _STORES = frozenset({"STORE_GLOBAL", "STORE_DEREF", "STORE_NAME"})
-_LOCAL_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST", "LOAD_DEREF"})
+# Python 3.13's pairs load their second local last: LOAD_FAST_LOAD_FAST ('x', 'config'),
+# STORE_FAST_LOAD_FAST ('b', 'b') in `b = a.c; return b.d`.
+_LOCAL_LOADS = frozenset(
+    {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST", "STORE_FAST_LOAD_FAST", "LOAD_DEREF"}
+)
 
 
 @dataclass(frozen=True)
@@ -106,11 +110,8 @@ def _pairs(code: types.CodeType) -> Iterator[tuple[dis.Instruction, dis.Instruct
 
 
 def _local_loaded_last(instruction: dis.Instruction) -> str | None:
-    """The local variable an instruction leaves on top of the stack, if it loads one.
-
-    Python 3.13 loads two locals in one instruction (``LOAD_FAST_LOAD_FAST``, whose
-    argument is both names: ``('x', 'config')`` in ``x * config.scale``): the last is on top.
-    """
+    """The local variable an instruction leaves on top of the stack, if it loads one (of a
+    pair of Python 3.13, the second: ``('x', 'config')`` in ``x * config.scale``)."""
     if instruction.opname not in _LOCAL_LOADS:
         return None
     name = instruction.argval
