@@ -550,19 +550,47 @@ def _leak_into_saved(x: jax.Array) -> jax.Array:
     return x
 
 
+def _leak_into_saved_and_collect(x: jax.Array) -> jax.Array:
+    saved.append(x)
+    gc.collect()  # moves what the trace made so far to the oldest generation
+    return x
+
+
+@pytest.mark.parametrize("collector_on", [True, False], ids=["collector-on", "collector-off"])
+@pytest.mark.parametrize(
+    "leaky", [_leak_into_saved, _leak_into_saved_and_collect], ids=["leaks", "leaks-and-collects"]
+)
+@pytest.mark.parametrize("generations", [True, False], ids=["generations", "no-generations"])
 @pytest.mark.parametrize("frozen_by_the_caller", [False, True], ids=["none", "some"])
-def test_find_leaks_finds_the_leak_and_leaves_the_collectors_frozen_objects(
+def test_find_leaks_finds_the_leak_and_leaves_the_collector_as_it_was(
     frozen_by_the_caller: bool,
+    generations: bool,
+    leaky: Callable[[jax.Array], jax.Array],
+    collector_on: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The trace is walked with the caller's objects frozen (gc.freeze) where none were frozen,
-    # and as before where some were: either way the leak is found and the freeze is undone.
+    # The trace is walked with the caller's objects frozen (gc.freeze) where none were frozen.
+    # Where some were (Python 3.12 starts so), it is walked in the young generations with the
+    # automatic collector paused, and the tracers that the traced code's own collection made
+    # old are looked for in the whole heap; where the collector has no generations (as on
+    # Python 3.14), in the whole heap. Every way, the leak is found and the collector is as
+    # the caller left it.
+    from jaxpurity.checks import _tracing
+
+    monkeypatch.setattr(_tracing, "_YOUNG_STAY_YOUNG", generations)
+    callbacks = list(gc.callbacks)
     if frozen_by_the_caller:
         gc.freeze()
+    if not collector_on:
+        gc.disable()
     try:
         count = gc.get_freeze_count()
-        found = jaxpurity.find_leaks(_leak_into_saved, jnp.ones(2))
+        found = jaxpurity.find_leaks(leaky, jnp.ones(2))
         assert gc.get_freeze_count() == count
+        assert gc.isenabled() == collector_on
+        assert gc.callbacks == callbacks
     finally:
+        gc.enable()
         if frozen_by_the_caller:
             gc.unfreeze()
         saved.clear()

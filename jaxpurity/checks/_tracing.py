@@ -14,6 +14,8 @@ import dataclasses
 import functools
 import gc
 import itertools
+import sys
+import sysconfig
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -222,34 +224,98 @@ def _subclasses(cls: type) -> set[type]:
     return found
 
 
-def _live_tracers() -> list[Any]:
-    """Every tracer object the collector sees now (a hash lookup per object)."""
+def _live_tracers(objects: list[Any] | None = None) -> list[Any]:
+    """The tracers among ``objects``, by default every object the collector sees now (a hash
+    lookup per object)."""
     kinds = _subclasses(Tracer)
-    return [o for o in gc.get_objects() if type(o) in kinds]
+    return [o for o in (gc.get_objects() if objects is None else objects) if type(o) in kinds]
+
+
+def _collected_tracers() -> list[Any]:
+    """The tracers alive once reference cycles are collected: those are garbage, not leaks."""
+    gc.collect()
+    return _live_tracers()
+
+
+# Where objects made while the automatic collector is paused stay in generation 0: a collector
+# with generations, as CPython's has been to 3.13 (3.14's is incremental; a free-threaded
+# build's has none).
+_YOUNG_STAY_YOUNG = sys.version_info < (3, 14) and not sysconfig.get_config_var("Py_GIL_DISABLED")
+
+
+def _young_tracers() -> list[Any]:
+    """The tracers in the collector's young generations, 0 and 1."""
+    return _live_tracers(gc.get_objects(0) + gc.get_objects(1))
 
 
 @contextlib.contextmanager
-def _collector_sees_only_new_objects() -> Iterator[bool]:
-    """While open, the cyclic collector sees only the objects made inside; yields whether so.
+def _tracers_made_inside() -> Iterator[Callable[[], list[Any]]]:
+    """While open, gives a function that returns the tracers made inside that are still alive.
 
-    The objects alive before are moved to the collector's permanent generation
-    (:func:`gc.freeze`) and back after, so that a collection and a walk of the
-    heap inside take time in what the trace made, not in the caller's heap: in a
-    process holding a large heap (a test suite, a training script) they took most
-    of a check. Where objects are frozen already, by the program (a server about to
-    fork) or by the interpreter (Python 3.12 starts with some), unfreezing would release
-    them too; there, and where this Python's collector still shows frozen objects,
-    nothing is moved: yields False.
+    Reference cycles are collected first. Both the collection and the walk look only at the
+    objects made inside, not the whole heap: in a process that holds a large heap (a test
+    suite, a training script) the whole heap took most of a check's time. There are two ways.
+
+    - If nothing is frozen, the objects alive before are frozen (:func:`gc.freeze`), out of
+      the collector's sight, and unfrozen after.
+    - If objects are frozen already, unfreezing would release them too. The program may have
+      frozen them (a server about to fork), or the interpreter (Python 3.12 starts with
+      some). So the young generations are collected on entry, and the automatic collector
+      is paused inside, which keeps what the block makes in generation 0. After that, one
+      collection of generation 0 and a walk of generations 0 and 1 are enough.
+      - Where something collects an older generation inside (the traced code calls
+        :func:`gc.collect`), the young tracers are noted just before, and looked for in the
+        whole heap after.
+      - Where the collector has no such generations, the whole heap is collected and walked,
+        and the tracers alive on entry are left out.
+
+    Example:
+      >>> import jax
+      >>> with _tracers_made_inside() as made_inside:
+      ...     kept = []
+      ...     _ = jax.jit(lambda x: kept.append(x) or x)(1.0)
+      ...     [type(t).__name__ for t in made_inside()]
+      ['DynamicJaxprTracer']
     """
-    made_before: list[Any] = []
-    if gc.get_freeze_count():
-        yield False
+    marker: list[Any] = []
+    if not gc.get_freeze_count():
+        gc.freeze()
+        if not any(o is marker for o in gc.get_objects()):
+            try:
+                yield _collected_tracers
+            finally:
+                gc.unfreeze()
+            return
+        gc.unfreeze()  # this collector still shows what is frozen
+    if not _YOUNG_STAY_YOUNG:
+        before = {id(t): t for t in _live_tracers()}  # kept alive, so that no id is reused
+        yield lambda: [t for t in _collected_tracers() if id(t) not in before]
         return
-    gc.freeze()
+    # The ids of tracers made inside that a collection moved to the oldest generation. An id
+    # stays theirs while they live, and the tracers alive on entry never had one of them.
+    promoted: set[int] = set()
+
+    def note_the_young(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] >= 1:
+            promoted.update(id(t) for t in _young_tracers())
+
+    def made_inside() -> list[Any]:
+        if not promoted:
+            gc.collect(0)
+            return _young_tracers()
+        promoted.update(id(t) for t in _young_tracers())
+        return [t for t in _collected_tracers() if id(t) in promoted]
+
+    collector_on = gc.isenabled()
+    gc.collect(1)
+    gc.disable()
+    gc.callbacks.append(note_the_young)
     try:
-        yield not any(o is made_before for o in gc.get_objects())
+        yield made_inside
     finally:
-        gc.unfreeze()
+        gc.callbacks.remove(note_the_young)
+        if collector_on:
+            gc.enable()
 
 
 class _FreshContext:
@@ -340,8 +406,7 @@ def trace_once(fn: Callable[..., Any], call: SplitCall) -> Traced:
     is tried once more with its leaves passed flat (:meth:`SplitCall.flattened`);
     if that fails too, the first error is raised, held in :class:`RaisedWhileTraced`.
     """
-    with _collector_sees_only_new_objects() as only_new:
-        before = [] if only_new else _live_tracers()
+    with _tracers_made_inside() as made_inside:
         static: list[Any] = []
         with leak_checker_off(), uncached_tracing():
             try:
@@ -356,10 +421,8 @@ def trace_once(fn: Callable[..., Any], call: SplitCall) -> Traced:
                 call = flat
         returned = tracers_within(static)
         del static
-        gc.collect()  # tracers that only a reference cycle keeps alive are garbage, not leaks
-        old = {id(t) for t in before} | {id(t) for t in returned}
-        escaped = [t for t in _live_tracers() if id(t) not in old]
-        del before
+        kept = {id(t) for t in returned}
+        escaped = [t for t in made_inside() if id(t) not in kept]
     return Traced(traced, escaped, returned, call)
 
 
