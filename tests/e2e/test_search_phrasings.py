@@ -68,12 +68,28 @@ def test_a_chinese_readers_phrasing_lists_its_page_first_in_the_chinese_edition(
 DOWNLOAD_NOTE = {"": "Go to the end", "zh_CN/": "跳到末尾"}
 
 
+def _snippets(tab, count: int) -> list[str]:
+    """The text under each of the ``count`` results listed, once every one has it.
+
+    Sphinx fetches each result's page to write its snippet and writes the summary line
+    (what ``search`` waits for) without waiting for those fetches, so under load the list
+    can be complete while its snippets are still on their way.
+    """
+    snippets = tab.locator("#search-results ul.search > li p.context")
+    for _ in range(150):  # 15 s
+        if snippets.count() >= count:
+            break
+        tab.wait_for_timeout(100)
+    assert snippets.count() >= count, f"{snippets.count()} of {count} results have a snippet"
+    return snippets.all_inner_texts()
+
+
 @pytest.mark.parametrize("edition", DOWNLOAD_NOTE, ids=["en", "zh_CN"])
 def test_snippets_and_pages_begin_without_the_download_note(page, base_url: str, edition):
     query = PHRASINGS[0]["zh_CN" if edition else "query"]
     found = search(page, base_url, query, edition=edition)
-    snippets = page.locator("#search-results ul.search > li p.context").all_inner_texts()
-    assert found and snippets, "no results"
+    assert found, "no results"
+    snippets = _snippets(page, len(found))
     assert not [s for s in snippets if DOWNLOAD_NOTE[edition] in s], snippets
     page.goto(found[0])
     assert page.locator(".sphx-glr-download-link-note").count() == 0
