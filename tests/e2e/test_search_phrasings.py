@@ -76,11 +76,7 @@ def _snippets(tab, count: int) -> list[str]:
     can be complete while its snippets are still on their way.
     """
     snippets = tab.locator("#search-results ul.search > li p.context")
-    for _ in range(150):  # 15 s
-        if snippets.count() >= count:
-            break
-        tab.wait_for_timeout(100)
-    assert snippets.count() >= count, f"{snippets.count()} of {count} results have a snippet"
+    snippets.nth(count - 1).wait_for(timeout=15_000)  # as search() waits for its summary
     return snippets.all_inner_texts()
 
 
