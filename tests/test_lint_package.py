@@ -11,7 +11,7 @@ import pytest
 
 from jaxpurity.linter import _run
 from jaxpurity.linter._lint import lint_paths
-from jaxpurity.linter._package import Package, Target
+from jaxpurity.linter.analysis._package import Package, Target
 
 
 def write(folder: Path, files: dict[str, str]) -> None:

@@ -10,10 +10,10 @@ import ast
 import pytest
 from lint_cases import source
 
-from jaxpurity.linter._functions import MAX_CALL_DEPTH
-from jaxpurity.linter._names import Names
-from jaxpurity.linter._scope import Scopes
-from jaxpurity.linter._wrappers import TRANSFORMS, jit_like
+from jaxpurity.linter.analysis._functions import MAX_CALL_DEPTH
+from jaxpurity.linter.analysis._names import Names
+from jaxpurity.linter.analysis._scope import Scopes
+from jaxpurity.linter.analysis._wrappers import TRANSFORMS, jit_like
 
 
 def scopes_of(snippet: str, wrappers: frozenset[str] = frozenset()) -> Scopes:

@@ -1,11 +1,11 @@
 """The checker: runs every rule family's checks (:mod:`jaxpurity.linter.rules`) over one module.
 
-:func:`check` takes a module's :class:`~jaxpurity.linter._scope.Scopes` and
+:func:`check` takes a module's :class:`~jaxpurity.linter.analysis._scope.Scopes` and
 returns a :class:`Hit` per finding. It visits each traced function's own
 nodes once, in source order, and hands each node to the checks that the
 families registered for its type (:class:`~jaxpurity.linter._family.Family`),
 with a :class:`TracedFunction`: how JAX traces the function, and what
-:class:`~jaxpurity.linter._taint.Taint` knows of its traced values and arrays.
+:class:`~jaxpurity.linter.analysis._taint.Taint` knows of its traced values and arrays.
 Then it runs the families' checks of whole scopes, with a :class:`Scope`, on
 every function and on the module's own code, traced or not: item assignment on
 an array, a discarded ``.at[...]`` update, a reused key, a donated array read
@@ -13,7 +13,7 @@ again, an unhashable static argument and a ``jit`` inside a loop are looked
 for everywhere.
 
 What several families need is found here, once: the calls of jitted functions
-in a scope, the flow of names spent in it (:mod:`jaxpurity.linter._flow`), and
+in a scope, the flow of names spent in it (:mod:`jaxpurity.linter.analysis._flow`), and
 the bodies of ``with`` blocks that a test expects to raise (``pytest.raises``,
 ``self.assertRaises*``, ``np.testing.assert_raises``), where nothing is
 reported: that code is meant to fail. What one family needs of the whole module
@@ -34,15 +34,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
-from jaxpurity.linter._flow import Event, Spent, spent_uses
-from jaxpurity.linter._functions import Func
-from jaxpurity.linter._names import Names
 from jaxpurity.linter._rules import FAMILIES
-from jaxpurity.linter._scope import Scopes
-from jaxpurity.linter._syntax import Blocks, blocks
-from jaxpurity.linter._taint import Taint
-from jaxpurity.linter._transformations import Jitted
-from jaxpurity.linter._wrappers import CACHED
+from jaxpurity.linter.analysis._flow import Event, Spent, spent_uses
+from jaxpurity.linter.analysis._functions import Func
+from jaxpurity.linter.analysis._names import Names
+from jaxpurity.linter.analysis._scope import Scopes
+from jaxpurity.linter.analysis._syntax import Blocks, blocks
+from jaxpurity.linter.analysis._taint import Taint
+from jaxpurity.linter.analysis._transformations import Jitted
+from jaxpurity.linter.analysis._wrappers import CACHED
 
 __all__ = ["Hit", "Module", "Scope", "TracedFunction", "check"]
 
@@ -68,7 +68,7 @@ def check(scopes: Scopes) -> list[Hit]:
     """Every finding in the module of ``scopes``.
 
     Example:
-      >>> from jaxpurity.linter._wrappers import TRANSFORMS
+      >>> from jaxpurity.linter.analysis._wrappers import TRANSFORMS
       >>> tree = ast.parse("import jax\\n@jax.jit\\ndef f(x):\\n    if x > 0:\\n        return x")
       >>> [(hit.code, hit.node.lineno) for hit in check(Scopes(tree, Names(tree), TRANSFORMS))]
       [('JP201', 4)]
@@ -168,12 +168,12 @@ class TracedFunction:
 
     def outer(self, name: str) -> Func | None:
         """The scope that a free name of this function belongs to (see
-        :meth:`~jaxpurity.linter._functions.Functions.outer`)."""
+        :meth:`~jaxpurity.linter.analysis._functions.Functions.outer`)."""
         return self.module.scopes.functions.outer(self.func, name)
 
     def resolve(self, node: ast.expr, line: int) -> tuple[Func, int] | None:
         """The function of the module that ``node``, written here on ``line``, refers to (see
-        :meth:`~jaxpurity.linter._functions.Functions.resolve`)."""
+        :meth:`~jaxpurity.linter.analysis._functions.Functions.resolve`)."""
         return self.module.scopes.functions.resolve(node, self.func, line)
 
 
@@ -210,7 +210,7 @@ class Scope:
 
     def spent_uses(self, events: Callable[[ast.AST], Iterable[Event]]) -> list[Spent]:
         """The uses of names already spent, through this scope's statements in order
-        (:func:`~jaxpurity.linter._flow.spent_uses`), with ``events`` the spending and
+        (:func:`~jaxpurity.linter.analysis._flow.spent_uses`), with ``events`` the spending and
         reading of one statement; none for a lambda, which has no statements."""
         body = getattr(self.func.node, "body", None)
         if not isinstance(body, list):

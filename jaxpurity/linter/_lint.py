@@ -2,7 +2,7 @@
 
 :func:`lint` checks source text or files and folders, and returns a
 :class:`Finding` per problem, each linking the page of the site that explains
-it. How it finds the code JAX traces is :mod:`jaxpurity.linter._scope`; the
+it. How it finds the code JAX traces is :mod:`jaxpurity.linter.analysis._scope`; the
 rules and their checks are the families of :mod:`jaxpurity.linter.rules`,
 gathered in :mod:`jaxpurity.linter._rules` and run by :mod:`jaxpurity.linter._checker`.
 A ``# noqa`` comment silences every finding on its line, ``# noqa: JP101,JP2``
@@ -28,12 +28,12 @@ from pathlib import Path
 from jaxpurity.linter._checker import check
 from jaxpurity.linter._config import LintConfig, find_config
 from jaxpurity.linter._finding import UNPARSABLE, Finding
-from jaxpurity.linter._names import Names
-from jaxpurity.linter._package import Entry, Package
 from jaxpurity.linter._rules import rule, selected
 from jaxpurity.linter._run import run
-from jaxpurity.linter._scope import Scopes
-from jaxpurity.linter._wrappers import jit_like
+from jaxpurity.linter.analysis._names import Names
+from jaxpurity.linter.analysis._package import Entry, Package
+from jaxpurity.linter.analysis._scope import Scopes
+from jaxpurity.linter.analysis._wrappers import jit_like
 
 __all__ = [
     "check_file",

@@ -3,10 +3,10 @@
 :func:`run` checks every file once, each on its own (in a process pool when the
 machine has more than one core and there are more than :data:`POOL_FROM` files),
 and collects how each module's traced code reaches functions of the others
-(:class:`~jaxpurity.linter._package.Entry`). A module that such code reaches is
+(:class:`~jaxpurity.linter.analysis._package.Entry`). A module that such code reaches is
 checked again with what reaches it, and so on, for :data:`ROUNDS` rounds at most:
 each round follows calls one module further, as the analysis of one module
-follows them :data:`~jaxpurity.linter._functions.MAX_CALL_DEPTH` calls deep. Only
+follows them :data:`~jaxpurity.linter.analysis._functions.MAX_CALL_DEPTH` calls deep. Only
 the modules that something new reaches are read and checked again, so the work is
 the size of the tree times at most :data:`ROUNDS`, and in practice little more than
 once. The findings are each file's from its last check, in the order of the files:
@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from jaxpurity.linter._finding import Finding
-from jaxpurity.linter._package import Entry, Package
+from jaxpurity.linter.analysis._package import Entry, Package
 
 __all__ = ["POOL_FROM", "PROGRESS_FROM", "ROUNDS", "run"]
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from jaxpurity.linter._arrays import at_update, builds_array
 from jaxpurity.linter._family import Family, Rule
-from jaxpurity.linter._names import Names
-from jaxpurity.linter._syntax import flatten, names_in
+from jaxpurity.linter.analysis._arrays import at_update, builds_array
+from jaxpurity.linter.analysis._names import Names
+from jaxpurity.linter.analysis._syntax import flatten, names_in
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import Scope
-    from jaxpurity.linter._functions import Func
+    from jaxpurity.linter.analysis._functions import Func
 
 __all__ = ["FAMILY"]
 

@@ -14,12 +14,12 @@ import ast
 from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import Family, Rule
-from jaxpurity.linter._names import Names, dotted
-from jaxpurity.linter._syntax import is_constant, names_in
+from jaxpurity.linter.analysis._names import Names, dotted
+from jaxpurity.linter.analysis._syntax import is_constant, names_in
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import TracedFunction
-    from jaxpurity.linter._taint import Taint
+    from jaxpurity.linter.analysis._taint import Taint
 
 __all__ = ["FAMILY"]
 

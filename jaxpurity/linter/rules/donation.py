@@ -3,7 +3,7 @@
 ``donate_argnums`` and ``donate_argnames`` let a jitted function reuse its
 arguments' buffers for its results: the donated array is deleted, and reading
 it again raises (JP302). The names are followed through each function's
-statements in order (:mod:`jaxpurity.linter._flow`): rebinding the name to the
+statements in order (:mod:`jaxpurity.linter.analysis._flow`): rebinding the name to the
 result makes it fresh, and ``.is_deleted()`` may be read. Looked for in any
 code, traced or not.
 """
@@ -14,9 +14,9 @@ import ast
 from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import Family, Rule
-from jaxpurity.linter._flow import Event
-from jaxpurity.linter._names import dotted
-from jaxpurity.linter._syntax import position, walk_here
+from jaxpurity.linter.analysis._flow import Event
+from jaxpurity.linter.analysis._names import dotted
+from jaxpurity.linter.analysis._syntax import position, walk_here
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import Scope

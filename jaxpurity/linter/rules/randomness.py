@@ -3,7 +3,7 @@
 NumPy's and Python's random generators draw while JAX traces, so a compiled
 function returns the same numbers on every call (JP120). A jax.random key
 gives the same numbers every time it is used: a key drawn from twice (JP121,
-followed through each function's statements, :mod:`jaxpurity.linter._flow`),
+followed through each function's statements, :mod:`jaxpurity.linter.analysis._flow`),
 or one key for every row of a vmap, every step of a loop or every leaf of a
 tree map (JP122, off by default).
 """
@@ -15,11 +15,17 @@ from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
-from jaxpurity.linter._arrays import TREE_MAPS
 from jaxpurity.linter._family import SAME_MODULE, Family, Rule
-from jaxpurity.linter._flow import Event, calls_in_order
-from jaxpurity.linter._names import Names, dotted
-from jaxpurity.linter._syntax import comprehension_scopes, flatten, names_in, position, walk_here
+from jaxpurity.linter.analysis._arrays import TREE_MAPS
+from jaxpurity.linter.analysis._flow import Event, calls_in_order
+from jaxpurity.linter.analysis._names import Names, dotted
+from jaxpurity.linter.analysis._syntax import (
+    comprehension_scopes,
+    flatten,
+    names_in,
+    position,
+    walk_here,
+)
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import Module, Scope, TracedFunction

@@ -12,9 +12,9 @@ import ast
 from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import Family, Rule
-from jaxpurity.linter._names import dotted
-from jaxpurity.linter._syntax import Blocks, blocks, names_in
-from jaxpurity.linter._wrappers import PARTIAL
+from jaxpurity.linter.analysis._names import dotted
+from jaxpurity.linter.analysis._syntax import Blocks, blocks, names_in
+from jaxpurity.linter.analysis._wrappers import PARTIAL
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import Scope
@@ -37,7 +37,7 @@ FAMILY = Family(
     ),
 )
 
-# The kinds of transformation that compile and cache (see jaxpurity.linter._wrappers).
+# The kinds of transformation that compile and cache (see jaxpurity.linter.analysis._wrappers).
 _JIT_KINDS = frozenset({"jit", "pmap"})
 
 

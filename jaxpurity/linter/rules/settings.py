@@ -18,13 +18,13 @@ import functools
 from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import Family, Rule
-from jaxpurity.linter._names import dotted
-from jaxpurity.linter._syntax import is_constant, is_container
+from jaxpurity.linter.analysis._names import dotted
+from jaxpurity.linter.analysis._syntax import is_constant, is_container
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import Module, TracedFunction
-    from jaxpurity.linter._functions import Func
-    from jaxpurity.linter._names import Names
+    from jaxpurity.linter.analysis._functions import Func
+    from jaxpurity.linter.analysis._names import Names
 
 __all__ = ["FAMILY"]
 

@@ -12,7 +12,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import Family, Rule
-from jaxpurity.linter._names import dotted
+from jaxpurity.linter.analysis._names import dotted
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import TracedFunction

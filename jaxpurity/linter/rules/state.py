@@ -20,14 +20,14 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from jaxpurity.linter._arrays import builds_array
 from jaxpurity.linter._family import SAME_MODULE, Family, Rule
-from jaxpurity.linter._names import Names, dotted
-from jaxpurity.linter._syntax import flatten, is_container
+from jaxpurity.linter.analysis._arrays import builds_array
+from jaxpurity.linter.analysis._names import Names, dotted
+from jaxpurity.linter.analysis._syntax import flatten, is_container
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import Module, TracedFunction
-    from jaxpurity.linter._functions import Func
+    from jaxpurity.linter.analysis._functions import Func
 
 __all__ = ["FAMILY"]
 

@@ -13,7 +13,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import Family, Rule
-from jaxpurity.linter._names import Names, dotted
+from jaxpurity.linter.analysis._names import Names, dotted
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import Scope

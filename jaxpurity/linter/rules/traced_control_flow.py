@@ -15,10 +15,10 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from jaxpurity.linter._arrays import CONVERSIONS, STATIC_CALLS
 from jaxpurity.linter._family import Family, Rule
-from jaxpurity.linter._names import dotted
-from jaxpurity.linter._syntax import Blocks, blocks
+from jaxpurity.linter.analysis._arrays import CONVERSIONS, STATIC_CALLS
+from jaxpurity.linter.analysis._names import dotted
+from jaxpurity.linter.analysis._syntax import Blocks, blocks
 
 if TYPE_CHECKING:
     from jaxpurity.linter._checker import TracedFunction

@@ -3,7 +3,7 @@
 Knowledge is data: each :class:`Transform` says what kind of trace it makes
 (compiled and cached like ``jit``, batched like ``vmap``, a loop body, ...),
 where its function arguments are, and which parameters of those functions
-receive tracers. :mod:`jaxpurity.linter._transformations` reads this table;
+receive tracers. :mod:`jaxpurity.linter.analysis._transformations` reads this table;
 the rules read the kinds.
 """
 
@@ -32,7 +32,7 @@ DEVICES = frozenset({"pmap", "shard_map"})
 PARTIAL = frozenset({"functools.partial", "partial"})
 
 #: The options that make parameters static, by the ``seeds`` of a transformation: position
-#: and name options (see :func:`jaxpurity.linter._transformations.parameters`).
+#: and name options (see :func:`jaxpurity.linter.analysis._transformations.parameters`).
 STATIC_OPTIONS = {
     "static": ("static_argnums", "static_argnames"),
     "pmap": ("static_broadcasted_argnums", "static_argnames"),
@@ -103,7 +103,7 @@ def _lax(prefix: str, names: str) -> dict[str, Transform]:
     return {f"{prefix}.{name}": _LAX[name] for name in names.split()}
 
 
-#: Every transformation by qualified name (see :mod:`jaxpurity.linter._names`).
+#: Every transformation by qualified name (see :mod:`jaxpurity.linter.analysis._names`).
 TRANSFORMS: dict[str, Transform] = {
     "jax.jit": _JIT,
     "jax.pmap": Transform("pmap", seeds="pmap"),

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ast
 
-from jaxpurity.linter._functions import DEFS, FUNCTION_NODES, Func
-from jaxpurity.linter._names import Names
+from jaxpurity.linter.analysis._functions import DEFS, FUNCTION_NODES, Func
+from jaxpurity.linter.analysis._names import Names
 
 __all__ = ["Annotations"]
 
@@ -42,7 +42,7 @@ class Annotations:
 
     Args:
       classes: The module's classes, by name.
-      names: Its :class:`~jaxpurity.linter._names.Names`.
+      names: Its :class:`~jaxpurity.linter.analysis._names.Names`.
 
     Example:
       >>> tree = ast.parse(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._names import Names
+    from jaxpurity.linter.analysis._names import Names
 
 __all__ = [
     "COMPREHENSIONS",

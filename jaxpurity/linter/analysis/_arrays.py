@@ -1,6 +1,6 @@
 """What gives a JAX array and what gives a Python value while JAX traces: data, by qualified name.
 
-Knowledge is data: the taint (:mod:`jaxpurity.linter._taint`) reads these tables
+Knowledge is data: the taint (:mod:`jaxpurity.linter.analysis._taint`) reads these tables
 to tell tracers and arrays from Python values, and the rules read them to
 tell an array from a pytree or a number. Under a transformation, jax.numpy,
 jax.lax and their kin return arrays (:data:`ARRAY_MODULES`), but some of
@@ -16,7 +16,7 @@ import ast
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._names import Names
+    from jaxpurity.linter.analysis._names import Names
 
 __all__ = [
     "ARRAY_ATTRIBUTES",

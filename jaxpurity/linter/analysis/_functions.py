@@ -8,7 +8,7 @@ functions and classes it defines. :meth:`Functions.resolve` then says which
 function of the module a name, a lambda or ``self.method`` refers to where it
 is written (by dictionary and bisection look-ups), and :meth:`Functions.outer`
 which scope a free name belongs to. A :class:`Func` also records how JAX traces
-it, which :mod:`jaxpurity.linter._scope` fills in.
+it, which :mod:`jaxpurity.linter.analysis._scope` fills in.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ import bisect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from jaxpurity.linter._names import Names
-from jaxpurity.linter._syntax import COMPREHENSIONS
+from jaxpurity.linter.analysis._names import Names
+from jaxpurity.linter.analysis._syntax import COMPREHENSIONS
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._taint import Taint
-    from jaxpurity.linter._transformations import Layer
+    from jaxpurity.linter.analysis._taint import Taint
+    from jaxpurity.linter.analysis._transformations import Layer
 
 __all__ = ["DEFS", "FUNCTION_NODES", "MAX_CALL_DEPTH", "Func", "Functions"]
 
@@ -67,13 +67,13 @@ class Func:
       binders: The nodes that bind names (assignments, loops, ``with``, comprehensions) and
         the ``while`` loops, in source order.
       kinds: The kinds of trace it runs under (``"jit"``, ``"vmap"``, ``"loop"``, ...;
-        see :class:`~jaxpurity.linter._wrappers.Transform`); empty when not traced.
+        see :class:`~jaxpurity.linter.analysis._wrappers.Transform`); empty when not traced.
       direct: The kinds of the transformations applied to it directly (not inherited
         from a caller or an enclosing function).
       traced_params: Its parameters that receive tracers.
       array_params: Those of them taken for arrays: all that a transformation traces, and
         those a call gives a traced value, unless that value may be a Python value (see
-        :meth:`~jaxpurity.linter._taint.Taint.may_be_python`).
+        :meth:`~jaxpurity.linter.analysis._taint.Taint.may_be_python`).
       unbatched: Parameters that a ``vmap`` passes whole to every row (``in_axes=None``).
       differentiated: Parameters that a reverse-mode transformation (``jax.grad``)
         differentiates; ``reverse`` names the first such transformation.
@@ -175,7 +175,7 @@ class Functions:
 
     Args:
       tree: The parsed module.
-      names: Its :class:`~jaxpurity.linter._names.Names`.
+      names: Its :class:`~jaxpurity.linter.analysis._names.Names`.
 
     Example:
       >>> tree = ast.parse("def f(x):\\n    g = lambda y: y\\n    return g(x)\\nf(1)")

@@ -67,7 +67,8 @@ class Entry:
 
     Attributes:
       target: The function reached.
-      kinds: The kinds of trace it runs under (see :class:`~jaxpurity.linter._wrappers.Transform`).
+      kinds: The kinds of trace it runs under (see
+        :class:`~jaxpurity.linter.analysis._wrappers.Transform`).
       root: The transformation it is traced by, for messages.
       through: The function of the other module it is reached through (its dotted name).
       depth: How many calls from a transformed function it is.

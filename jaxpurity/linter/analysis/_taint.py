@@ -12,10 +12,10 @@ the static fields of a pytree class (``grid.pad`` where ``pad`` is declared
 statements so that values carried around a loop are seen, and then answers
 whether an expression is traced, and whether it is surely an *array*. A
 comprehension's variables are its own, not the function's names
-(:func:`~jaxpurity.linter._syntax.comprehension_scopes`); and a name read in
+(:func:`~jaxpurity.linter.analysis._syntax.comprehension_scopes`); and a name read in
 the value of an assignment to it outside loops (``size = check(size, x)``)
 holds what the assignments before it gave, not this one. Which functions give
-arrays and which give Python values is data (:mod:`jaxpurity.linter._arrays`).
+arrays and which give Python values is data (:mod:`jaxpurity.linter.analysis._arrays`).
 
 The second question matters because a traced argument is often a pytree: a
 dict, a dataclass of arrays, a train state. ``if state.dynamic_scale:`` tests
@@ -37,7 +37,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 
-from jaxpurity.linter._arrays import (
+from jaxpurity.linter.analysis._arrays import (
     ARRAY_ATTRIBUTES,
     ARRAY_METHODS,
     ARRAY_MODULES,
@@ -47,8 +47,8 @@ from jaxpurity.linter._arrays import (
     TREE_MAPS,
     is_at,
 )
-from jaxpurity.linter._names import Names
-from jaxpurity.linter._syntax import (
+from jaxpurity.linter.analysis._names import Names
+from jaxpurity.linter.analysis._syntax import (
     COMPREHENSIONS,
     comprehension_scopes,
     names_in,
@@ -68,7 +68,7 @@ class Taint:
     """The traced names of one function, and whether an expression is traced.
 
     Args:
-      names: The module's :class:`~jaxpurity.linter._names.Names`.
+      names: The module's :class:`~jaxpurity.linter.analysis._names.Names`.
       traced: The names known to hold tracers on entry (traced parameters, and the
         traced names of an enclosing traced function that this one reads).
       static_functions: The names of the module's functions that return a Python value
@@ -383,7 +383,7 @@ class Taint:
     def _returns_static(self, function: ast.expr) -> bool:
         """Whether ``function`` returns a Python value whatever it is given: a lambda whose
         body is one (``lambda x: x is None``), a function of
-        :data:`~jaxpurity.linter._arrays.STATIC_CALLS` (``jnp.shape``), or one of
+        :data:`~jaxpurity.linter.analysis._arrays.STATIC_CALLS` (``jnp.shape``), or one of
         ``static_functions``."""
         if isinstance(function, ast.Lambda):
             given = self.traced | parameter_names(function)

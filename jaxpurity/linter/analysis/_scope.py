@@ -1,9 +1,9 @@
 """Which functions of a module JAX traces, and which of their values are tracers, from the AST.
 
 A function is traced when a transformation is applied to it
-(:mod:`jaxpurity.linter._transformations`: decorated with ``@jax.jit``, passed
+(:mod:`jaxpurity.linter.analysis._transformations`: decorated with ``@jax.jit``, passed
 to ``jax.vmap`` or ``lax.scan``, ...), called from a traced function of the
-same module (to :data:`~jaxpurity.linter._functions.MAX_CALL_DEPTH` calls), or
+same module (to :data:`~jaxpurity.linter.analysis._functions.MAX_CALL_DEPTH` calls), or
 defined inside one and handed to something (a lambda). Its traced parameters
 are those the transformation turns into tracers: all but
 ``static_argnums``/``static_argnames`` for ``jit``, the mapped ones for
@@ -15,11 +15,11 @@ argument is a name that the caller also assigns a Python value, such as
 call leaves them out, JAX sees the default, a Python value.
 
 Complexity: the module is walked once to split its nodes among their
-functions (:mod:`jaxpurity.linter._functions`; each node belongs to exactly
+functions (:mod:`jaxpurity.linter.analysis._functions`; each node belongs to exactly
 one) and once to find the transformations. Traced functions are then analysed
 from a work list; a function is analysed again only when what reaches it
 grows, at most :data:`_MAX_VISITS` times, and each analysis is linear in that
-function's own nodes (:class:`~jaxpurity.linter._taint.Taint`). Name look-ups
+function's own nodes (:class:`~jaxpurity.linter.analysis._taint.Taint`). Name look-ups
 are dictionary and bisection look-ups. So the whole is linear in the size of
 the module.
 """
@@ -30,15 +30,21 @@ import ast
 from collections import deque
 from collections.abc import Iterable
 
-from jaxpurity.linter._annotations import Annotations
-from jaxpurity.linter._arrays import TREE_MAPS
-from jaxpurity.linter._functions import DEFS, MAX_CALL_DEPTH, Func, Functions
-from jaxpurity.linter._names import Names
-from jaxpurity.linter._package import Arguments, Entry, LayerText, Package, Target
-from jaxpurity.linter._syntax import parameter_names
-from jaxpurity.linter._taint import Taint
-from jaxpurity.linter._transformations import Layer, Layers, Partial, Transformations, seeds
-from jaxpurity.linter._wrappers import Transform
+from jaxpurity.linter.analysis._annotations import Annotations
+from jaxpurity.linter.analysis._arrays import TREE_MAPS
+from jaxpurity.linter.analysis._functions import DEFS, MAX_CALL_DEPTH, Func, Functions
+from jaxpurity.linter.analysis._names import Names
+from jaxpurity.linter.analysis._package import Arguments, Entry, LayerText, Package, Target
+from jaxpurity.linter.analysis._syntax import parameter_names
+from jaxpurity.linter.analysis._taint import Taint
+from jaxpurity.linter.analysis._transformations import (
+    Layer,
+    Layers,
+    Partial,
+    Transformations,
+    seeds,
+)
+from jaxpurity.linter.analysis._wrappers import Transform
 
 __all__ = ["Scopes"]
 
@@ -50,23 +56,23 @@ class Scopes:
 
     Args:
       tree: The parsed module.
-      names: Its :class:`~jaxpurity.linter._names.Names`.
+      names: Its :class:`~jaxpurity.linter.analysis._names.Names`.
       transforms: The transformations to recognise, by qualified name
-        (:func:`jaxpurity.linter._wrappers.jit_like`).
+        (:func:`jaxpurity.linter.analysis._wrappers.jit_like`).
 
     Attributes:
       functions: The module's functions, and what a reference names
-        (:class:`~jaxpurity.linter._functions.Functions`); ``funcs`` and ``module``
+        (:class:`~jaxpurity.linter.analysis._functions.Functions`); ``funcs`` and ``module``
         are its.
       transformations: The transformations applied to them
-        (:class:`~jaxpurity.linter._transformations.Transformations`).
+        (:class:`~jaxpurity.linter.analysis._transformations.Transformations`).
       annotations: What their annotations say
-        (:class:`~jaxpurity.linter._annotations.Annotations`).
+        (:class:`~jaxpurity.linter.analysis._annotations.Annotations`).
       static_functions: The functions mapped over pytrees that return Python values (see
-        :class:`~jaxpurity.linter._taint.Taint`).
+        :class:`~jaxpurity.linter.analysis._taint.Taint`).
 
     Example:
-      >>> from jaxpurity.linter._wrappers import TRANSFORMS
+      >>> from jaxpurity.linter.analysis._wrappers import TRANSFORMS
       >>> tree = ast.parse(
       ...     "import jax\\n"
       ...     "def helper(v):\\n    return v + 1\\n"

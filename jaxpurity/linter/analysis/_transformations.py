@@ -1,7 +1,7 @@
 """Which JAX transformations a module applies to which of its functions, and with what options.
 
 A function is transformed when it is decorated with a transformation of
-:data:`jaxpurity.linter._wrappers.TRANSFORMS` (``@jax.jit``,
+:data:`jaxpurity.linter.analysis._wrappers.TRANSFORMS` (``@jax.jit``,
 ``@functools.partial(jax.jit, static_argnums=0)``) or passed to one
 (``jax.jit(f)``, ``jax.vmap(lambda x: ...)``, ``lax.scan(body, ...)``,
 ``jax.jit(self.method)``, ``jax.jit(functools.partial(f, lr=0.1))``, nested
@@ -21,9 +21,9 @@ import bisect
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from jaxpurity.linter._functions import Func, Functions
-from jaxpurity.linter._names import Names
-from jaxpurity.linter._wrappers import NONDIFF, PARTIAL, STATIC_OPTIONS, Transform
+from jaxpurity.linter.analysis._functions import Func, Functions
+from jaxpurity.linter.analysis._names import Names
+from jaxpurity.linter.analysis._wrappers import NONDIFF, PARTIAL, STATIC_OPTIONS, Transform
 
 __all__ = ["Jitted", "Layer", "Layers", "Partial", "Transformations", "parameters", "seeds"]
 
@@ -104,13 +104,13 @@ class Transformations:
     """The transformations that a module applies to its functions.
 
     Args:
-      functions: The module's :class:`~jaxpurity.linter._functions.Functions`.
-      names: Its :class:`~jaxpurity.linter._names.Names`.
+      functions: The module's :class:`~jaxpurity.linter.analysis._functions.Functions`.
+      names: Its :class:`~jaxpurity.linter.analysis._names.Names`.
       transforms: The transformations to recognise, by qualified name
-        (:func:`jaxpurity.linter._wrappers.jit_like`).
+        (:func:`jaxpurity.linter.analysis._wrappers.jit_like`).
 
     Example:
-      >>> from jaxpurity.linter._wrappers import TRANSFORMS
+      >>> from jaxpurity.linter.analysis._wrappers import TRANSFORMS
       >>> tree = ast.parse("import jax\\ndef f(x, n):\\n    return x\\ng = jax.jit(jax.vmap(f))")
       >>> names = Names(tree)
       >>> found = Transformations(Functions(tree, names), names, TRANSFORMS)

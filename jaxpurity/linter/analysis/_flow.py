@@ -25,7 +25,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import cast
 
-from jaxpurity.linter._syntax import NESTED_SCOPES, comprehension_scopes, names_in, position
+from jaxpurity.linter.analysis._syntax import (
+    NESTED_SCOPES,
+    comprehension_scopes,
+    names_in,
+    position,
+)
 
 __all__ = ["Event", "Spent", "calls_in_order", "spent_uses"]
 
