@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from jaxpurity._pages import url
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import Scope, TracedFunction
+    from jaxpurity.linter._context import Scope, TracedFunction
 
 __all__ = ["SAME_MODULE", "Family", "Rule"]
 

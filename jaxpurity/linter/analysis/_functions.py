@@ -18,12 +18,12 @@ import bisect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
+from jaxpurity.linter.analysis._layers import Layer
 from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._syntax import COMPREHENSIONS
 
 if TYPE_CHECKING:
     from jaxpurity.linter.analysis._taint import Taint
-    from jaxpurity.linter.analysis._transformations import Layer
 
 __all__ = ["DEFS", "FUNCTION_NODES", "MAX_CALL_DEPTH", "Func", "Functions"]
 

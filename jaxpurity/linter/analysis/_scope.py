@@ -33,17 +33,12 @@ from collections.abc import Iterable
 from jaxpurity.linter.analysis._annotations import Annotations
 from jaxpurity.linter.analysis._arrays import TREE_MAPS
 from jaxpurity.linter.analysis._functions import DEFS, MAX_CALL_DEPTH, Func, Functions
+from jaxpurity.linter.analysis._layers import Layer, Layers, Partial
 from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._package import Arguments, Entry, LayerText, Package, Target
 from jaxpurity.linter.analysis._syntax import parameter_names
 from jaxpurity.linter.analysis._taint import Taint
-from jaxpurity.linter.analysis._transformations import (
-    Layer,
-    Layers,
-    Partial,
-    Transformations,
-    seeds,
-)
+from jaxpurity.linter.analysis._transformations import Transformations, seeds
 from jaxpurity.linter.analysis._wrappers import Transform
 
 __all__ = ["Scopes"]

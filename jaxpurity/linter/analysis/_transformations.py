@@ -22,40 +22,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from jaxpurity.linter.analysis._functions import Func, Functions
+from jaxpurity.linter.analysis._layers import Layer, Layers, Partial
 from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._wrappers import NONDIFF, PARTIAL, STATIC_OPTIONS, Transform
 
-__all__ = ["Jitted", "Layer", "Layers", "Partial", "Transformations", "parameters", "seeds"]
+__all__ = ["Jitted", "Transformations", "parameters", "seeds"]
 
 # jax.jit and jax.pmap (and wrappers read as them): their static_argnums, donate_argnums.
 _JIT_SEEDS = frozenset({"static", "pmap"})
-
-
-@dataclass(frozen=True)
-class Layer:
-    """One transformation applied to a function: its name, and the options of that call
-    (``args`` holds the call's positional arguments, the function included)."""
-
-    name: str
-    transform: Transform
-    args: tuple[ast.expr, ...]
-    keywords: dict[str, ast.expr]
-
-    def option(self, keyword: str, position: int | None = None) -> ast.expr | None:
-        """The value given to an option of the transformation, by keyword or position."""
-        if keyword in self.keywords:
-            return self.keywords[keyword]
-        if position is not None and position < len(self.args):
-            return self.args[position]
-        return None
-
-
-@dataclass(frozen=True)
-class Partial:
-    """``functools.partial`` between a transformation and the function: what it binds."""
-
-    count: int
-    names: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -94,10 +68,6 @@ class Jitted:
                 passed.append((argument, self.params[index]))
         passed += [(k.value, k.arg) for k in call.keywords if k.arg]
         return passed
-
-
-#: The transformations and partials applied to a function, from the outermost in.
-Layers = tuple[Layer | Partial, ...]
 
 
 class Transformations:

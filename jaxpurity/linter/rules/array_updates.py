@@ -17,7 +17,7 @@ from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._syntax import flatten, names_in
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import Scope
+    from jaxpurity.linter._context import Scope
     from jaxpurity.linter.analysis._functions import Func
 
 __all__ = ["FAMILY"]

@@ -18,7 +18,7 @@ from jaxpurity.linter.analysis._names import Names, dotted
 from jaxpurity.linter.analysis._syntax import is_constant, names_in
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import TracedFunction
+    from jaxpurity.linter._context import TracedFunction
     from jaxpurity.linter.analysis._taint import Taint
 
 __all__ = ["FAMILY"]

@@ -19,7 +19,7 @@ from jaxpurity.linter.analysis._names import dotted
 from jaxpurity.linter.analysis._syntax import position, walk_here
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import Scope
+    from jaxpurity.linter._context import Scope
 
 __all__ = ["FAMILY"]
 

@@ -16,7 +16,7 @@ from jaxpurity.linter._family import Family, Rule
 from jaxpurity.linter.analysis._wrappers import DEVICES
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import TracedFunction
+    from jaxpurity.linter._context import TracedFunction
 
 __all__ = ["FAMILY"]
 

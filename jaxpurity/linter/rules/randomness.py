@@ -28,7 +28,7 @@ from jaxpurity.linter.analysis._syntax import (
 )
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import Module, Scope, TracedFunction
+    from jaxpurity.linter._context import Module, Scope, TracedFunction
 
 __all__ = ["FAMILY", "KEY_USERS", "key_argument"]
 

@@ -17,7 +17,7 @@ from jaxpurity.linter.analysis._syntax import Blocks, blocks, names_in
 from jaxpurity.linter.analysis._wrappers import PARTIAL
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import Scope
+    from jaxpurity.linter._context import Scope
 
 __all__ = ["FAMILY"]
 

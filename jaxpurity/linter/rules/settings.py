@@ -22,7 +22,7 @@ from jaxpurity.linter.analysis._names import dotted
 from jaxpurity.linter.analysis._syntax import is_constant, is_container
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import Module, TracedFunction
+    from jaxpurity.linter._context import Module, TracedFunction
     from jaxpurity.linter.analysis._functions import Func
     from jaxpurity.linter.analysis._names import Names
 

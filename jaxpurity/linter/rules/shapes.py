@@ -15,7 +15,7 @@ from jaxpurity.linter._family import Family, Rule
 from jaxpurity.linter.analysis._names import dotted
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import TracedFunction
+    from jaxpurity.linter._context import TracedFunction
 
 __all__ = ["FAMILY"]
 

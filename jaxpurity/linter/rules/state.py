@@ -26,7 +26,7 @@ from jaxpurity.linter.analysis._names import Names, dotted
 from jaxpurity.linter.analysis._syntax import flatten, is_container
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import Module, TracedFunction
+    from jaxpurity.linter._context import Module, TracedFunction
     from jaxpurity.linter.analysis._functions import Func
 
 __all__ = ["FAMILY"]

@@ -16,7 +16,7 @@ from jaxpurity.linter._family import Family, Rule
 from jaxpurity.linter.analysis._names import Names, dotted
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import Scope
+    from jaxpurity.linter._context import Scope
 
 __all__ = ["FAMILY"]
 

@@ -21,7 +21,7 @@ from jaxpurity.linter.analysis._names import dotted
 from jaxpurity.linter.analysis._syntax import Blocks, blocks
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._checker import TracedFunction
+    from jaxpurity.linter._context import TracedFunction
 
 __all__ = ["FAMILY"]
 

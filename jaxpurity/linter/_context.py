@@ -1,0 +1,204 @@
+"""What a rule's check sees: the module, a traced function, or a scope, and where to report.
+
+The checker (:mod:`jaxpurity.linter._checker`) hands each check of a family
+(:mod:`jaxpurity.linter._family`) one of these contexts: :class:`Module`, what
+the checks know of the module as a whole; :class:`TracedFunction`, one function
+that JAX traces, with what :class:`~jaxpurity.linter.analysis._taint.Taint`
+knows of its tracers and arrays; :class:`Scope`, one scope of the module,
+traced or not. A check reports a :class:`Hit` through its context's ``hit``.
+
+The contexts live apart from the checker, which imports the rule table, so that
+the families can name them (under ``TYPE_CHECKING``) without an import cycle:
+this module imports the analysis, never a rule.
+
+What several families need is found here, once: the calls of jitted functions
+in a scope, the flow of names spent in it (:mod:`jaxpurity.linter.analysis._flow`), and
+the bodies of ``with`` blocks that a test expects to raise (``pytest.raises``,
+``self.assertRaises*``, ``np.testing.assert_raises``), where nothing is
+reported: that code is meant to fail. What one family needs of the whole module
+or of one function, it finds itself, once (:meth:`Module.memo`,
+:meth:`TracedFunction.memo`).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TypeVar, cast
+
+from jaxpurity.linter.analysis._flow import Event, Spent, spent_uses
+from jaxpurity.linter.analysis._functions import Func
+from jaxpurity.linter.analysis._names import Names
+from jaxpurity.linter.analysis._scope import Scopes
+from jaxpurity.linter.analysis._syntax import Blocks, blocks
+from jaxpurity.linter.analysis._taint import Taint
+from jaxpurity.linter.analysis._transformations import Jitted
+from jaxpurity.linter.analysis._wrappers import CACHED
+
+__all__ = ["Hit", "Module", "Scope", "TracedFunction"]
+
+
+_T = TypeVar("_T")
+
+# Contexts whose body a test expects to raise (besides the assertRaises* methods). Not
+# jaxpurity.raises: a page shows a reader's bug with it, and the bug is what lint must find.
+_EXPECTED_ERRORS = frozenset(
+    {"pytest.raises", "numpy.testing.assert_raises", "numpy.testing.assert_raises_regex"}
+)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One finding of a check: the node it is at, the rule's code, and the message's fields."""
+
+    node: ast.AST
+    code: str
+    fields: dict[str, object] = field(default_factory=dict)
+
+
+class Module:
+    """What the checks know of the module as a whole.
+
+    Attributes:
+      scopes: Its functions, which of them JAX traces, and their traced values.
+      names: What its names stand for.
+      func: The module's own code, as a function (the outermost scope).
+      expected_errors: The bodies of ``with pytest.raises(...)`` and its kin: code there is
+        meant to fail.
+    """
+
+    def __init__(self, scopes: Scopes) -> None:
+        self.scopes = scopes
+        self.names: Names = scopes.names
+        self.func = scopes.module
+        self.expected_errors: Blocks = blocks(
+            node
+            for scope in scopes.funcs
+            for node in scope.of(ast.With)
+            if any(_expects_error(item.context_expr, self.names) for item in node.items)
+        )
+        self._memo: dict[Callable[[Module], object], object] = {}
+
+    def memo(self, make: Callable[[Module], _T]) -> _T:
+        """``make(self)``, made once for the module: what one family needs to know of it."""
+        if make not in self._memo:
+            self._memo[make] = make(self)
+        return cast(_T, self._memo[make])
+
+
+class TracedFunction:
+    """One traced function, as the checks of its nodes see it.
+
+    Attributes:
+      func: The function, and how JAX traces it (``func.kinds``, ``func.how``).
+      taint: Which of its values are traced, and which are arrays.
+      module: The module around it.
+      names: What the module's names stand for.
+      cached: Whether its Python body does not run again on every call: jit's cache,
+        and the bodies of lax loops and branches, traced once.
+      not_only_grad: Whether it runs under a transformation other than ``grad``, which
+        runs the body on every call.
+    """
+
+    def __init__(self, func: Func, module: Module) -> None:
+        assert func.taint is not None
+        self.func = func
+        self.taint: Taint = func.taint
+        self.module = module
+        self.names = module.names
+        self.cached = bool(func.kinds & CACHED)
+        self.not_only_grad = bool(func.kinds - {"grad"})
+        self.hits: list[Hit] = []
+        self._reported: set[tuple[str, str]] = set()
+        self._memo: dict[Callable[[TracedFunction], object], object] = {}
+
+    def hit(self, node: ast.AST, code: str, once: str | None = None, **fields: object) -> None:
+        """Report ``code`` at ``node``, with the message's ``fields`` (``how`` is this
+        function's); ``once``: report it once per function for this key (a name)."""
+        if once is not None:
+            if (code, once) in self._reported:
+                return
+            self._reported.add((code, once))
+        fields.setdefault("how", self.func.how)
+        self.hits.append(Hit(node, code, fields))
+
+    def traced(self, node: ast.expr | None) -> bool:
+        """Whether ``node`` holds (or builds from) a tracer."""
+        return self.taint.is_traced(node)
+
+    def array(self, node: ast.expr | None) -> bool:
+        """Whether ``node`` is surely a traced array."""
+        return self.taint.is_array(node)
+
+    def memo(self, make: Callable[[TracedFunction], _T]) -> _T:
+        """``make(self)``, made once for this function: what one family needs to know of it."""
+        if make not in self._memo:
+            self._memo[make] = make(self)
+        return cast(_T, self._memo[make])
+
+    def outer(self, name: str) -> Func | None:
+        """The scope that a free name of this function belongs to (see
+        :meth:`~jaxpurity.linter.analysis._functions.Functions.outer`)."""
+        return self.module.scopes.functions.outer(self.func, name)
+
+    def resolve(self, node: ast.expr, line: int) -> tuple[Func, int] | None:
+        """The function of the module that ``node``, written here on ``line``, refers to (see
+        :meth:`~jaxpurity.linter.analysis._functions.Functions.resolve`)."""
+        return self.module.scopes.functions.resolve(node, self.func, line)
+
+
+class Scope:
+    """One scope of the module (a function, a lambda, or the module's own code), traced or
+    not, as the checks of whole scopes see it.
+
+    Attributes:
+      func: The scope.
+      module: The module around it.
+      names: What the module's names stand for.
+    """
+
+    def __init__(self, func: Func, module: Module) -> None:
+        self.func = func
+        self.module = module
+        self.names = module.names
+        self.hits: list[Hit] = []
+
+    def hit(self, node: ast.AST, code: str, **fields: object) -> None:
+        """Report ``code`` at ``node``, with the message's ``fields``."""
+        self.hits.append(Hit(node, code, fields))
+
+    @functools.cached_property
+    def jitted_calls(self) -> list[tuple[ast.Call, Jitted]]:
+        """The calls of the module's jitted functions here, each with what it calls."""
+        jitted = self.module.scopes.transformations.jitted
+        calls = []
+        for call in self.func.of(ast.Call):
+            called = jitted(call, self.func)
+            if called is not None:
+                calls.append((call, called))
+        return calls
+
+    def spent_uses(self, events: Callable[[ast.AST], Iterable[Event]]) -> list[Spent]:
+        """The uses of names already spent, through this scope's statements in order
+        (:func:`~jaxpurity.linter.analysis._flow.spent_uses`), with ``events`` the spending and
+        reading of one statement; none for a lambda, which has no statements."""
+        body = getattr(self.func.node, "body", None)
+        if not isinstance(body, list):
+            return []
+        return spent_uses(body, events, budget=4 * len(self.func.nodes))
+
+    def resolve(self, node: ast.expr, line: int) -> tuple[Func, int] | None:
+        """The function of the module that ``node``, written here on ``line``, refers to."""
+        return self.module.scopes.functions.resolve(node, self.func, line)
+
+
+def _expects_error(node: ast.expr, names: Names) -> bool:
+    """``pytest.raises(...)``, ``self.assertRaises(...)`` (``assertRaisesRegex``, ...),
+    ``np.testing.assert_raises(...)``: a context that fails unless its body raises."""
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Attribute) and node.func.attr.startswith("assertRaises"):
+        return True
+    return names.qualified(node.func) in _EXPECTED_ERRORS
