@@ -11,14 +11,14 @@ import pytest
 from lint_cases import source
 
 from jaxpurity.linter.analysis._functions import MAX_CALL_DEPTH
+from jaxpurity.linter.analysis._known_transforms import TRANSFORMS, with_jit_wrappers
 from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._scope import Scopes
-from jaxpurity.linter.analysis._wrappers import TRANSFORMS, jit_like
 
 
 def scopes_of(snippet: str, wrappers: frozenset[str] = frozenset()) -> Scopes:
     tree = ast.parse(source(snippet))
-    return Scopes(tree, Names(tree), jit_like(wrappers))
+    return Scopes(tree, Names(tree), with_jit_wrappers(wrappers))
 
 
 def traced(snippet: str, wrappers: frozenset[str] = frozenset()) -> dict[str, list[str]]:

@@ -37,7 +37,7 @@ def check(scopes: Scopes) -> list[Hit]:
 
     Example:
       >>> from jaxpurity.linter.analysis._names import Names
-      >>> from jaxpurity.linter.analysis._wrappers import TRANSFORMS
+      >>> from jaxpurity.linter.analysis._known_transforms import TRANSFORMS
       >>> tree = ast.parse("import jax\\n@jax.jit\\ndef f(x):\\n    if x > 0:\\n        return x")
       >>> [(hit.code, hit.node.lineno) for hit in check(Scopes(tree, Names(tree), TRANSFORMS))]
       [('JP201', 4)]

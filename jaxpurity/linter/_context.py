@@ -28,14 +28,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
+from jaxpurity.linter.analysis._applied_transforms import Jitted
 from jaxpurity.linter.analysis._flow import Event, Spent, spent_uses
 from jaxpurity.linter.analysis._functions import Func
+from jaxpurity.linter.analysis._known_transforms import CACHED
 from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._scope import Scopes
 from jaxpurity.linter.analysis._syntax import Blocks, blocks
 from jaxpurity.linter.analysis._taint import Taint
-from jaxpurity.linter.analysis._transformations import Jitted
-from jaxpurity.linter.analysis._wrappers import CACHED
 
 __all__ = ["Hit", "Module", "Scope", "TracedFunction"]
 
@@ -172,7 +172,7 @@ class Scope:
     @functools.cached_property
     def jitted_calls(self) -> list[tuple[ast.Call, Jitted]]:
         """The calls of the module's jitted functions here, each with what it calls."""
-        jitted = self.module.scopes.transformations.jitted
+        jitted = self.module.scopes.applied.jitted
         calls = []
         for call in self.func.of(ast.Call):
             called = jitted(call, self.func)

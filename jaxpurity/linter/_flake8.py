@@ -50,10 +50,10 @@ class Plugin:
         path = Path(self.filename)
         folder = path.parent if self.filename not in ("stdin", "-") else Path.cwd()
         config = find_config(folder, _CONFIGS) if folder.is_dir() else LintConfig()
-        wrappers = frozenset(config.wrappers)
+        jit_wrappers = frozenset(config.wrappers)
         chosen = {code.strip().upper() for code in config.select or ()}
         codes = DEFAULT | {rule.code for rule in RULES if rule.code in chosen}
-        for finding in findings_in(self.tree, self.filename, codes, wrappers):
+        for finding in findings_in(self.tree, self.filename, codes, jit_wrappers):
             if finding.code != UNPARSABLE:
                 text = f"{finding.code} {finding.message}"
                 yield finding.line, finding.col - 1, f"{text} ({finding.url})", type(self)

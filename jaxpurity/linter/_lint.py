@@ -30,10 +30,10 @@ from jaxpurity.linter._config import LintConfig, find_config
 from jaxpurity.linter._finding import UNPARSABLE, Finding
 from jaxpurity.linter._rules import rule, selected
 from jaxpurity.linter._run import run
+from jaxpurity.linter.analysis._known_transforms import with_jit_wrappers
 from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._package import Entry, Package
 from jaxpurity.linter.analysis._scope import Scopes
-from jaxpurity.linter.analysis._wrappers import jit_like
 
 __all__ = [
     "check_file",
@@ -155,7 +155,7 @@ def lint_paths(
 def check_file(
     path: str,
     codes: frozenset[str],
-    wrappers: frozenset[str],
+    jit_wrappers: frozenset[str],
     package: Package | None = None,
     entries: Iterable[Entry] = (),
 ) -> tuple[list[Finding], list[Entry]]:
@@ -165,7 +165,7 @@ def check_file(
         text = importlib.util.decode_source(Path(path).read_bytes())
     except (OSError, SyntaxError, UnicodeDecodeError) as error:
         return [_unchecked(path, 1, 1, f"cannot read it: {error}")], []
-    return _check_source(text, path, codes, wrappers, package, entries)
+    return _check_source(text, path, codes, jit_wrappers, package, entries)
 
 
 def python_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
@@ -206,7 +206,7 @@ def _walk(folder: Path) -> Iterator[Path]:
 
 
 def lint_source(
-    source: str, path: str, codes: frozenset[str], wrappers: frozenset[str] = frozenset()
+    source: str, path: str, codes: frozenset[str], jit_wrappers: frozenset[str] = frozenset()
 ) -> list[Finding]:
     """The findings of ``codes`` in one module's ``source``, named ``path`` in them, less
     those that a ``# noqa`` comment silences.
@@ -216,14 +216,14 @@ def lint_source(
       >>> lint_source(source, "f.py", frozenset({"JP202"}))
       []
     """
-    return _check_source(source, path, codes, wrappers)[0]
+    return _check_source(source, path, codes, jit_wrappers)[0]
 
 
 def _check_source(
     source: str,
     path: str,
     codes: frozenset[str],
-    wrappers: frozenset[str],
+    jit_wrappers: frozenset[str],
     package: Package | None = None,
     entries: Iterable[Entry] = (),
 ) -> tuple[list[Finding], list[Entry]]:
@@ -237,7 +237,7 @@ def _check_source(
     lines = source.splitlines()
     silenced = _noqa(lines)
     outgoing: list[Entry] = []
-    found = findings_in(tree, path, codes, wrappers, lines, package, entries, outgoing)
+    found = findings_in(tree, path, codes, jit_wrappers, lines, package, entries, outgoing)
     return [f for f in found if not _is_silenced(silenced.get(f.line), f.code)], outgoing
 
 
@@ -245,7 +245,7 @@ def findings_in(
     tree: ast.Module,
     path: str,
     codes: frozenset[str],
-    wrappers: frozenset[str] = frozenset(),
+    jit_wrappers: frozenset[str] = frozenset(),
     lines: list[str] | None = None,
     package: Package | None = None,
     entries: Iterable[Entry] = (),
@@ -259,7 +259,7 @@ def findings_in(
     try:
         with _no_garbage_collection():
             names = Names(tree, package.package_of(path) if package else None)
-            scopes = Scopes(tree, names, jit_like(wrappers), package, path, entries)
+            scopes = Scopes(tree, names, with_jit_wrappers(jit_wrappers), package, path, entries)
             hits = check(scopes)
     except RecursionError:
         return [_unchecked(path, 1, 1, "an expression is nested too deeply to check")]

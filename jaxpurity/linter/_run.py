@@ -38,7 +38,7 @@ POOL_FROM = 48
 #: The fewest files for which a terminal shows progress.
 PROGRESS_FROM = 200
 
-#: A file to check: its path, the codes to report, and the wrappers of jax.jit it knows.
+#: A file to check: its path, the codes to report, and the project's own jit_wrappers of jax.jit.
 Task = tuple[str, frozenset[str], frozenset[str]]
 #: What checking one file gives: its findings, and how its traced code reaches others.
 Result = tuple[list[Finding], list[Entry]]
@@ -54,7 +54,7 @@ def run(
     progress: bool = False,
 ) -> list[Finding]:
     """The findings of ``tasks``, checked as one package (``roots``: the folders given),
-    by ``check(path, codes, wrappers, package, entries)``; ``jobs``: how many processes
+    by ``check(path, codes, jit_wrappers, package, entries)``; ``jobs``: how many processes
     (default: one per core); ``progress``: show it on standard error."""
     package = Package([Path(path) for path, _, _ in tasks], roots)
     workers = _workers(jobs, len(tasks))
@@ -119,8 +119,8 @@ def _checked(
     """The results of ``todo``, in its order, from the pool or from this process."""
     ordered = [(task, sorted(entries, key=repr)) for task, entries in todo]
     if pool is None or len(todo) < 2:
-        for (path, codes, wrappers), entries in ordered:
-            yield check(path, codes, wrappers, package, entries)
+        for (path, codes, jit_wrappers), entries in ordered:
+            yield check(path, codes, jit_wrappers, package, entries)
         return
     chunk = max(1, min(16, len(todo) // (4 * workers)))
     yield from pool.map(_call, [(check, task, e) for task, e in ordered], chunksize=chunk)
@@ -137,9 +137,9 @@ def _set_package(package: Package) -> None:
 
 def _call(arguments: tuple[Check, Task, list[Entry]]) -> Result:
     """One check, in a worker process."""
-    check, (path, codes, wrappers), entries = arguments
+    check, (path, codes, jit_wrappers), entries = arguments
     assert _PACKAGE is not None
-    return check(path, codes, wrappers, _PACKAGE, entries)
+    return check(path, codes, jit_wrappers, _PACKAGE, entries)
 
 
 class _Progress:

@@ -67,7 +67,7 @@ class Func:
       binders: The nodes that bind names (assignments, loops, ``with``, comprehensions) and
         the ``while`` loops, in source order.
       kinds: The kinds of trace it runs under (``"jit"``, ``"vmap"``, ``"loop"``, ...;
-        see :class:`~jaxpurity.linter.analysis._wrappers.Transform`); empty when not traced.
+        see :class:`~jaxpurity.linter.analysis._known_transforms.Transform`); empty when not traced.
       direct: The kinds of the transformations applied to it directly (not inherited
         from a caller or an enclosing function).
       traced_params: Its parameters that receive tracers.

@@ -5,7 +5,7 @@ from the outermost in: a :class:`Layer` for each transformation (its name, its
 entry of the table of known transformations, and the options of its call) and a
 :class:`Partial` for the ``functools.partial`` between them. A function's
 decorators are layers too (``Func.layers``); the module's transformations
-(:mod:`jaxpurity.linter.analysis._transformations`) find them, and say which
+(:mod:`jaxpurity.linter.analysis._applied_transforms`) find them, and say which
 parameters each one traces. Its own module, so that a function
 (:mod:`jaxpurity.linter.analysis._functions`) records its layers without
 importing what finds them.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from jaxpurity.linter.analysis._wrappers import Transform
+from jaxpurity.linter.analysis._known_transforms import Transform
 
 __all__ = ["Layer", "Layers", "Partial"]
 

@@ -68,7 +68,7 @@ class Entry:
     Attributes:
       target: The function reached.
       kinds: The kinds of trace it runs under (see
-        :class:`~jaxpurity.linter.analysis._wrappers.Transform`).
+        :class:`~jaxpurity.linter.analysis._known_transforms.Transform`).
       root: The transformation it is traced by, for messages.
       through: The function of the other module it is reached through (its dotted name).
       depth: How many calls from a transformed function it is.

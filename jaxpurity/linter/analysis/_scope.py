@@ -1,7 +1,7 @@
 """Which functions of a module JAX traces, and which of their values are tracers, from the AST.
 
 A function is traced when a transformation is applied to it
-(:mod:`jaxpurity.linter.analysis._transformations`: decorated with ``@jax.jit``, passed
+(:mod:`jaxpurity.linter.analysis._applied_transforms`: decorated with ``@jax.jit``, passed
 to ``jax.vmap`` or ``lax.scan``, ...), called from a traced function of the
 same module (to :data:`~jaxpurity.linter.analysis._functions.MAX_CALL_DEPTH` calls), or
 defined inside one and handed to something (a lambda). Its traced parameters
@@ -31,15 +31,15 @@ from collections import deque
 from collections.abc import Iterable
 
 from jaxpurity.linter.analysis._annotations import Annotations
+from jaxpurity.linter.analysis._applied_transforms import AppliedTransforms, seeds
 from jaxpurity.linter.analysis._arrays import TREE_MAPS
 from jaxpurity.linter.analysis._functions import DEFS, MAX_CALL_DEPTH, Func, Functions
+from jaxpurity.linter.analysis._known_transforms import Transform
 from jaxpurity.linter.analysis._layers import Layer, Layers, Partial
 from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._package import Arguments, Entry, LayerText, Package, Target
 from jaxpurity.linter.analysis._syntax import parameter_names
 from jaxpurity.linter.analysis._taint import Taint
-from jaxpurity.linter.analysis._transformations import Transformations, seeds
-from jaxpurity.linter.analysis._wrappers import Transform
 
 __all__ = ["Scopes"]
 
@@ -52,22 +52,22 @@ class Scopes:
     Args:
       tree: The parsed module.
       names: Its :class:`~jaxpurity.linter.analysis._names.Names`.
-      transforms: The transformations to recognise, by qualified name
-        (:func:`jaxpurity.linter.analysis._wrappers.jit_like`).
+      known_transforms: The known transformations, by qualified name, with the project's
+        own jit wrappers (:func:`jaxpurity.linter.analysis._known_transforms.with_jit_wrappers`).
 
     Attributes:
       functions: The module's functions, and what a reference names
         (:class:`~jaxpurity.linter.analysis._functions.Functions`); ``funcs`` and ``module``
         are its.
-      transformations: The transformations applied to them
-        (:class:`~jaxpurity.linter.analysis._transformations.Transformations`).
+      applied: The transformations applied to them
+        (:class:`~jaxpurity.linter.analysis._applied_transforms.AppliedTransforms`).
       annotations: What their annotations say
         (:class:`~jaxpurity.linter.analysis._annotations.Annotations`).
       static_functions: The functions mapped over pytrees that return Python values (see
         :class:`~jaxpurity.linter.analysis._taint.Taint`).
 
     Example:
-      >>> from jaxpurity.linter.analysis._wrappers import TRANSFORMS
+      >>> from jaxpurity.linter.analysis._known_transforms import TRANSFORMS
       >>> tree = ast.parse(
       ...     "import jax\\n"
       ...     "def helper(v):\\n    return v + 1\\n"
@@ -82,7 +82,7 @@ class Scopes:
         self,
         tree: ast.Module,
         names: Names,
-        transforms: dict[str, Transform],
+        known_transforms: dict[str, Transform],
         package: Package | None = None,
         file: str = "",
         entries: Iterable[Entry] = (),
@@ -91,7 +91,7 @@ class Scopes:
         self.functions = Functions(tree, names)
         self.funcs = self.functions.funcs
         self.module = self.functions.module
-        self.transformations = Transformations(self.functions, names, transforms)
+        self.applied = AppliedTransforms(self.functions, names, known_transforms)
         self.annotations = Annotations(self.module.classes, names)
         self.static_functions = self._static_functions()
         self.package = package
@@ -99,7 +99,7 @@ class Scopes:
         #: How this module's traced code reaches functions of other modules of the package.
         self.outgoing: list[Entry] = []
         self._queue: deque[Func] = deque()
-        for func, layers, shift in self.transformations.applications():
+        for func, layers, shift in self.applied.applications():
             self._mark(func, layers, shift)
         self._transformed_elsewhere()
         for entry in entries:
@@ -232,7 +232,7 @@ class Scopes:
             taint = self._analyse(func)
             if func.depth < MAX_CALL_DEPTH:
                 for call in func.of(ast.Call):
-                    if not self.transformations.is_transform_call(call):
+                    if not self.applied.is_transform_call(call):
                         self._follow_call(func, call, taint)
             for child in func.children:
                 if child.traced or isinstance(child.node, ast.Lambda):
@@ -284,7 +284,7 @@ class Scopes:
 
     def _transformed_elsewhere(self) -> None:
         """The transformations this module applies to functions of other modules."""
-        for node, layers, scope in self.transformations.elsewhere:
+        for node, layers, scope in self.applied.elsewhere:
             found = self._elsewhere(node, scope)
             if found is not None:
                 target, shift = found
@@ -334,7 +334,7 @@ class Scopes:
                 depth=entry.depth,
             )
             return
-        layers = tuple(_layer(text, self.transformations.transforms) for text in entry.layers)
+        layers = tuple(_layer(text, self.applied.known) for text in entry.layers)
         if all(layer is not None for layer in layers) and any(
             isinstance(layer, Layer) for layer in layers
         ):
@@ -437,11 +437,11 @@ def _layer_text(layer: Layer | Partial) -> LayerText:
     )
 
 
-def _layer(text: LayerText, transforms: dict[str, Transform]) -> Layer | Partial | None:
+def _layer(text: LayerText, known: dict[str, Transform]) -> Layer | Partial | None:
     """A layer read back from its source text; None for a transformation not known here."""
     if text.partial:
         return Partial(len(text.args), frozenset(k for k, _ in text.keywords))
-    transform = transforms.get(text.name)
+    transform = known.get(text.name)
     if transform is None:
         return None
     parse = _expression

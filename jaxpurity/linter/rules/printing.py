@@ -13,7 +13,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import Family, Rule
-from jaxpurity.linter.analysis._wrappers import DEVICES
+from jaxpurity.linter.analysis._known_transforms import DEVICES
 
 if TYPE_CHECKING:
     from jaxpurity.linter._context import TracedFunction

@@ -12,9 +12,9 @@ import ast
 from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import Family, Rule
+from jaxpurity.linter.analysis._known_transforms import PARTIAL
 from jaxpurity.linter.analysis._names import dotted
 from jaxpurity.linter.analysis._syntax import Blocks, blocks, names_in
-from jaxpurity.linter.analysis._wrappers import PARTIAL
 
 if TYPE_CHECKING:
     from jaxpurity.linter._context import Scope
@@ -37,7 +37,7 @@ FAMILY = Family(
     ),
 )
 
-# The kinds of transformation that compile and cache (see jaxpurity.linter.analysis._wrappers).
+# The kinds of transformation that compile and cache (see analysis/_known_transforms.py).
 _JIT_KINDS = frozenset({"jit", "pmap"})
 
 
@@ -51,8 +51,8 @@ def _jit_in_loops(scope: Scope) -> None:
 
 
 def _jit_in_loop(scope: Scope, node: ast.Call, loops: Blocks) -> None:
-    transforms = scope.module.scopes.transformations.transforms
-    transform = transforms.get(scope.names.qualified(node.func) or "")
+    known = scope.module.scopes.applied.known
+    transform = known.get(scope.names.qualified(node.func) or "")
     if transform is None or transform.kind not in _JIT_KINDS or not node.args:
         return
     if not loops.contain(node.lineno):

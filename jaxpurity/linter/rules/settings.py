@@ -311,7 +311,7 @@ class _Settings:
         jax.jit(f)``, or a decorated ``f``), and every transformation applied to it
         (``lax.fori_loop(0, n, f, x)``, ``jax.jit(f)``: JAX's trace cache is shared).
         And the functions that apply a transformation to each (whose runs trace it)."""
-        transformations = self.scopes.transformations
+        transformations = self.scopes.applied
         runs: dict[int, list[int]] = {}
         hosts: dict[int, list[Func]] = {}
         for scope in self.scopes.funcs:

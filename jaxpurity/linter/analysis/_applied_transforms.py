@@ -1,14 +1,14 @@
-"""Which JAX transformations a module applies to which of its functions, and with what options.
+"""The JAX transformations a module applies: to which of its functions, with what options.
 
-A function is transformed when it is decorated with a transformation of
-:data:`jaxpurity.linter.analysis._wrappers.TRANSFORMS` (``@jax.jit``,
+A function is transformed when it is decorated with a known transformation
+(:data:`jaxpurity.linter.analysis._known_transforms.TRANSFORMS`: ``@jax.jit``,
 ``@functools.partial(jax.jit, static_argnums=0)``) or passed to one
 (``jax.jit(f)``, ``jax.vmap(lambda x: ...)``, ``lax.scan(body, ...)``,
 ``jax.jit(self.method)``, ``jax.jit(functools.partial(f, lr=0.1))``, nested
-as in ``jax.jit(jax.vmap(f))``). :meth:`Transformations.applications` finds
+as in ``jax.jit(jax.vmap(f))``). :meth:`AppliedTransforms.applications` finds
 each such application, with the layers of transformations and
 ``functools.partial`` between the call and the function; :func:`seeds` says
-which parameters one layer traces. :meth:`Transformations.jitted` reads a call
+which parameters one layer traces. :meth:`AppliedTransforms.jitted` reads a call
 of a jitted function (``step(x)`` after ``step = jax.jit(f, ...)``): where its
 arguments go, and which are static or donated. Each call and decorator is
 read once.
@@ -22,11 +22,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from jaxpurity.linter.analysis._functions import Func, Functions
+from jaxpurity.linter.analysis._known_transforms import NONDIFF, PARTIAL, STATIC_OPTIONS, Transform
 from jaxpurity.linter.analysis._layers import Layer, Layers, Partial
 from jaxpurity.linter.analysis._names import Names
-from jaxpurity.linter.analysis._wrappers import NONDIFF, PARTIAL, STATIC_OPTIONS, Transform
 
-__all__ = ["Jitted", "Transformations", "parameters", "seeds"]
+__all__ = ["Jitted", "AppliedTransforms", "parameters", "seeds"]
 
 # jax.jit and jax.pmap (and wrappers read as them): their static_argnums, donate_argnums.
 _JIT_SEEDS = frozenset({"static", "pmap"})
@@ -70,37 +70,35 @@ class Jitted:
         return passed
 
 
-class Transformations:
+class AppliedTransforms:
     """The transformations that a module applies to its functions.
 
     Args:
       functions: The module's :class:`~jaxpurity.linter.analysis._functions.Functions`.
       names: Its :class:`~jaxpurity.linter.analysis._names.Names`.
-      transforms: The transformations to recognise, by qualified name
-        (:func:`jaxpurity.linter.analysis._wrappers.jit_like`).
+      known: The known transformations, by qualified name, with the project's own jit
+        wrappers (:func:`jaxpurity.linter.analysis._known_transforms.with_jit_wrappers`).
 
     Example:
-      >>> from jaxpurity.linter.analysis._wrappers import TRANSFORMS
+      >>> from jaxpurity.linter.analysis._known_transforms import TRANSFORMS
       >>> tree = ast.parse("import jax\\ndef f(x, n):\\n    return x\\ng = jax.jit(jax.vmap(f))")
       >>> names = Names(tree)
-      >>> found = Transformations(Functions(tree, names), names, TRANSFORMS)
+      >>> found = AppliedTransforms(Functions(tree, names), names, TRANSFORMS)
       >>> [(f.name, [layer.name for layer in layers]) for f, layers, _ in found.applications()]
       [('f', ['jax.jit', 'jax.vmap'])]
     """
 
-    def __init__(
-        self, functions: Functions, names: Names, transforms: dict[str, Transform]
-    ) -> None:
+    def __init__(self, functions: Functions, names: Names, known: dict[str, Transform]) -> None:
         self.functions = functions
         self.names = names
-        self.transforms = transforms
+        self.known = known
         #: The functions not of this module that transformations are applied to (an
         #: imported one, ``jax.jit(utils.step)``), each with the layers and the scope.
         self.elsewhere: list[tuple[ast.expr, Layers, Func]] = []
 
     def is_transform_call(self, node: ast.AST) -> bool:
         """Whether ``node`` is a call of a transformation (``jax.jit(f)``)."""
-        return isinstance(node, ast.Call) and self.names.qualified(node.func) in self.transforms
+        return isinstance(node, ast.Call) and self.names.qualified(node.func) in self.known
 
     def transformed(self, call: ast.Call, scope: Func) -> list[Func]:
         """The functions of the module that a transformation call applies to: ``f`` in
@@ -112,7 +110,7 @@ class Transformations:
             node = stack.pop()
             if isinstance(node, ast.Call):
                 name = self.names.qualified(node.func)
-                transform = self.transforms.get(name or "")
+                transform = self.known.get(name or "")
                 if transform is not None:
                     stack.extend(_function_arguments(transform, node))
                 elif name in PARTIAL and node.args:
@@ -144,7 +142,7 @@ class Transformations:
             return None
         assert made is not None
         name = self.names.qualified(made.func) or ""
-        transform = self.transforms[name]
+        transform = self.known[name]
         if transform.seeds not in _JIT_SEEDS or not made.args:
             return None
         function, shift, bound = made.args[0], 0, set()
@@ -251,7 +249,7 @@ class Transformations:
             name = self.names.qualified(call.args[0])
         elif call is not None and call.args:
             return None  # jax.jit(f) as a decorator would jit the result of f
-        transform = self.transforms.get(name or "")
+        transform = self.known.get(name or "")
         if transform is None or name is None:
             return None
         keywords = {k.arg: k.value for k in (call.keywords if call else []) if k.arg}
@@ -262,7 +260,7 @@ class Transformations:
     ) -> Iterator[tuple[Func, Layers, int]]:
         if isinstance(node, ast.Call):
             name = self.names.qualified(node.func)
-            transform = self.transforms.get(name or "")
+            transform = self.known.get(name or "")
             if transform is not None and name is not None:
                 consumed.add(id(node))
                 keywords = {k.arg: k.value for k in node.keywords if k.arg}

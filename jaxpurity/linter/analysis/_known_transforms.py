@@ -3,8 +3,10 @@
 Knowledge is data: each :class:`Transform` says what kind of trace it makes
 (compiled and cached like ``jit``, batched like ``vmap``, a loop body, ...),
 where its function arguments are, and which parameters of those functions
-receive tracers. :mod:`jaxpurity.linter.analysis._transformations` reads this table;
-the rules read the kinds.
+receive tracers. :mod:`jaxpurity.linter.analysis._applied_transforms` finds where a
+module applies them; the rules read the kinds. A project's own wrappers of
+``jax.jit`` (the ``wrappers`` setting) join the table as ``jax.jit``
+(:func:`with_jit_wrappers`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ __all__ = [
     "STATIC_OPTIONS",
     "TRANSFORMS",
     "Transform",
-    "jit_like",
+    "with_jit_wrappers",
 ]
 
 #: Kinds whose Python body does not run again on every call: jit's cache, and the bodies
@@ -32,7 +34,7 @@ DEVICES = frozenset({"pmap", "shard_map"})
 PARTIAL = frozenset({"functools.partial", "partial"})
 
 #: The options that make parameters static, by the ``seeds`` of a transformation: position
-#: and name options (see :func:`jaxpurity.linter.analysis._transformations.parameters`).
+#: and name options (see :func:`jaxpurity.linter.analysis._applied_transforms.parameters`).
 STATIC_OPTIONS = {
     "static": ("static_argnums", "static_argnames"),
     "pmap": ("static_broadcasted_argnums", "static_argnames"),
@@ -146,11 +148,12 @@ TRANSFORMS: dict[str, Transform] = {
 }
 
 
-def jit_like(extra: frozenset[str] = frozenset()) -> dict[str, Transform]:
-    """:data:`TRANSFORMS` with ``extra`` names (a project's own wrappers) read as ``jax.jit``.
+def with_jit_wrappers(jit_wrappers: frozenset[str] = frozenset()) -> dict[str, Transform]:
+    """:data:`TRANSFORMS`, with a project's own wrappers of ``jax.jit`` (the ``wrappers``
+    setting: qualified names) read as ``jax.jit``.
 
     Example:
-      >>> jit_like(frozenset({"mylib.jit"}))["mylib.jit"].kind
+      >>> with_jit_wrappers(frozenset({"mylib.jit"}))["mylib.jit"].kind
       'jit'
     """
-    return {**TRANSFORMS, **dict.fromkeys(extra, _JIT)}
+    return {**TRANSFORMS, **dict.fromkeys(jit_wrappers, _JIT)}
