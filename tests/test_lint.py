@@ -161,7 +161,7 @@ def test_a_deep_expression_is_checked_or_reported_never_a_crash(terms):
 
 
 def test_checks_that_run_out_of_stack_are_a_finding(monkeypatch):
-    def too_deep(scopes):
+    def too_deep(analysis):
         raise RecursionError
 
     monkeypatch.setattr(jaxpurity.linter._lint, "check", too_deep)

@@ -12,18 +12,18 @@ from lint_cases import source
 
 from jaxpurity.linter.analysis._functions import MAX_CALL_DEPTH
 from jaxpurity.linter.analysis._known_transforms import TRANSFORMS, with_jit_wrappers
+from jaxpurity.linter.analysis._module import ModuleAnalysis
 from jaxpurity.linter.analysis._names import Names
-from jaxpurity.linter.analysis._scope import Scopes
 
 
-def scopes_of(snippet: str, wrappers: frozenset[str] = frozenset()) -> Scopes:
+def analysis_of(snippet: str, wrappers: frozenset[str] = frozenset()) -> ModuleAnalysis:
     tree = ast.parse(source(snippet))
-    return Scopes(tree, Names(tree), with_jit_wrappers(wrappers))
+    return ModuleAnalysis(tree, Names(tree), with_jit_wrappers(wrappers))
 
 
 def traced(snippet: str, wrappers: frozenset[str] = frozenset()) -> dict[str, list[str]]:
     """Each traced function of the snippet, by name: its traced parameters."""
-    return {f.name: sorted(f.traced_params) for f in scopes_of(snippet, wrappers).traced()}
+    return {f.name: sorted(f.traced_params) for f in analysis_of(snippet, wrappers).traced()}
 
 
 # -- how a function comes to be traced: (snippet, {name: traced parameters}) ---------------
@@ -277,7 +277,7 @@ def test_finds_the_traced_functions_and_their_traced_parameters(snippet, expecte
 
 
 def test_a_name_defined_twice_is_the_definition_before_the_reference():
-    found = scopes_of(
+    found = analysis_of(
         """
         import jax
         @jax.jit
@@ -298,7 +298,7 @@ def test_callees_are_traced_to_a_bounded_depth_with_the_arguments_they_get():
         f"def f{i}(v, s):\n    return f{i + 1}(v * 2, s.shape)" for i in range(MAX_CALL_DEPTH + 1)
     )
     snippet = f"import jax\n{chain}\ndef f{MAX_CALL_DEPTH + 1}(v, s):\n    return v\njax.jit(f0)"
-    found = {f.name: (sorted(f.traced_params), f.depth) for f in scopes_of(snippet).traced()}
+    found = {f.name: (sorted(f.traced_params), f.depth) for f in analysis_of(snippet).traced()}
     assert found == {f"f{i}": (["v"] if i else ["s", "v"], i) for i in range(MAX_CALL_DEPTH + 1)}
 
 
@@ -319,7 +319,7 @@ def test_a_method_called_on_self_is_traced_and_self_is_not():
 
 
 def test_a_nested_function_reads_the_traced_values_of_the_one_around_it():
-    found = scopes_of(
+    found = analysis_of(
         """
         import jax
         @jax.jit
@@ -388,7 +388,7 @@ def test_names_resolve_import_aliases(imports, written, qualified):
 
 
 def test_taint_follows_values_but_not_what_tracing_knows():
-    found = scopes_of(
+    found = analysis_of(
         """
         import jax
         import jax.numpy as jnp
@@ -415,7 +415,7 @@ def test_taint_follows_values_but_not_what_tracing_knows():
 
 
 def test_a_comprehension_binds_its_own_variables_from_its_iterable():
-    found = scopes_of(
+    found = analysis_of(
         """
         import jax
         @jax.jit
@@ -457,7 +457,7 @@ def test_a_name_read_in_the_value_that_assigns_it_again_holds_its_value_from_bef
 
 
 def test_a_name_also_assigned_a_python_value_is_no_array_in_the_function_it_is_passed_to():
-    found = scopes_of(
+    found = analysis_of(
         """
         import jax
         import mylib

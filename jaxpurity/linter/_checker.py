@@ -1,13 +1,13 @@
 """The checker: runs every rule family's checks (:mod:`jaxpurity.linter.rules`) over one module.
 
-:func:`check` takes a module's :class:`~jaxpurity.linter.analysis._scope.Scopes` and
+:func:`check` takes a module's :class:`~jaxpurity.linter.analysis._module.ModuleAnalysis` and
 returns a :class:`~jaxpurity.linter._context.Hit` per finding. It visits each traced
 function's own nodes once, in source order, and hands each node to the checks that the
 families registered for its type (:class:`~jaxpurity.linter._family.Family`), with a
 :class:`~jaxpurity.linter._context.TracedFunction`: how JAX traces the function, and what
 :class:`~jaxpurity.linter.analysis._taint.Taint` knows of its traced values and arrays.
 Then it runs the families' checks of whole scopes, with a
-:class:`~jaxpurity.linter._context.Scope`, on every function and on the module's own
+:class:`~jaxpurity.linter._context.ScopeContext`, on every function and on the module's own
 code, traced or not: item assignment on an array, a discarded ``.at[...]`` update, a
 reused key, a donated array read again, an unhashable static argument and a ``jit``
 inside a loop are looked for everywhere. Nothing is reported in code that a test expects
@@ -25,29 +25,30 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from jaxpurity.linter._context import Hit, Module, Scope, TracedFunction
+from jaxpurity.linter._context import Hit, Module, ScopeContext, TracedFunction
 from jaxpurity.linter._rules import FAMILIES
-from jaxpurity.linter.analysis._scope import Scopes
+from jaxpurity.linter.analysis._module import ModuleAnalysis
 
 __all__ = ["check"]
 
 
-def check(scopes: Scopes) -> list[Hit]:
+def check(analysis: ModuleAnalysis) -> list[Hit]:
     """Every finding in the module of ``scopes``.
 
     Example:
       >>> from jaxpurity.linter.analysis._names import Names
       >>> from jaxpurity.linter.analysis._known_transforms import TRANSFORMS
       >>> tree = ast.parse("import jax\\n@jax.jit\\ndef f(x):\\n    if x > 0:\\n        return x")
-      >>> [(hit.code, hit.node.lineno) for hit in check(Scopes(tree, Names(tree), TRANSFORMS))]
+      >>> analysis = ModuleAnalysis(tree, Names(tree), TRANSFORMS)
+      >>> [(hit.code, hit.node.lineno) for hit in check(analysis)]
       [('JP201', 4)]
     """
-    module = Module(scopes)
+    module = Module(analysis)
     hits: list[Hit] = []
-    for func in scopes.traced():
+    for func in analysis.traced():
         hits += _check_traced(TracedFunction(func, module))
-    for func in scopes.funcs:
-        scope = Scope(func, module)
+    for func in analysis.funcs:
+        scope = ScopeContext(func, module)
         for scope_check in _SCOPE_CHECKS:
             scope_check(scope)
         hits += scope.hits

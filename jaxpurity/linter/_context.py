@@ -4,7 +4,7 @@ The checker (:mod:`jaxpurity.linter._checker`) hands each check of a family
 (:mod:`jaxpurity.linter._family`) one of these contexts: :class:`Module`, what
 the checks know of the module as a whole; :class:`TracedFunction`, one function
 that JAX traces, with what :class:`~jaxpurity.linter.analysis._taint.Taint`
-knows of its tracers and arrays; :class:`Scope`, one scope of the module,
+knows of its tracers and arrays; :class:`ScopeContext`, one scope of the module,
 traced or not. A check reports a :class:`Hit` through its context's ``hit``.
 
 The contexts live apart from the checker, which imports the rule table, so that
@@ -32,12 +32,12 @@ from jaxpurity.linter.analysis._applied_transforms import Jitted
 from jaxpurity.linter.analysis._flow import Event, Spent, spent_uses
 from jaxpurity.linter.analysis._functions import Func
 from jaxpurity.linter.analysis._known_transforms import CACHED
+from jaxpurity.linter.analysis._module import ModuleAnalysis
 from jaxpurity.linter.analysis._names import Names
-from jaxpurity.linter.analysis._scope import Scopes
 from jaxpurity.linter.analysis._syntax import Blocks, blocks
 from jaxpurity.linter.analysis._taint import Taint
 
-__all__ = ["Hit", "Module", "Scope", "TracedFunction"]
+__all__ = ["Hit", "Module", "ScopeContext", "TracedFunction"]
 
 
 _T = TypeVar("_T")
@@ -62,20 +62,21 @@ class Module:
     """What the checks know of the module as a whole.
 
     Attributes:
-      scopes: Its functions, which of them JAX traces, and their traced values.
+      analysis: The module analysed: its functions, which of them JAX traces, and their
+        traced values.
       names: What its names stand for.
       func: The module's own code, as a function (the outermost scope).
       expected_errors: The bodies of ``with pytest.raises(...)`` and its kin: code there is
         meant to fail.
     """
 
-    def __init__(self, scopes: Scopes) -> None:
-        self.scopes = scopes
-        self.names: Names = scopes.names
-        self.func = scopes.module
+    def __init__(self, analysis: ModuleAnalysis) -> None:
+        self.analysis = analysis
+        self.names: Names = analysis.names
+        self.func = analysis.top_level
         self.expected_errors: Blocks = blocks(
             node
-            for scope in scopes.funcs
+            for scope in analysis.funcs
             for node in scope.of(ast.With)
             if any(_expects_error(item.context_expr, self.names) for item in node.items)
         )
@@ -141,15 +142,15 @@ class TracedFunction:
     def outer(self, name: str) -> Func | None:
         """The scope that a free name of this function belongs to (see
         :meth:`~jaxpurity.linter.analysis._functions.Functions.outer`)."""
-        return self.module.scopes.functions.outer(self.func, name)
+        return self.module.analysis.functions.outer(self.func, name)
 
     def resolve(self, node: ast.expr, line: int) -> tuple[Func, int] | None:
         """The function of the module that ``node``, written here on ``line``, refers to (see
         :meth:`~jaxpurity.linter.analysis._functions.Functions.resolve`)."""
-        return self.module.scopes.functions.resolve(node, self.func, line)
+        return self.module.analysis.functions.resolve(node, self.func, line)
 
 
-class Scope:
+class ScopeContext:
     """One scope of the module (a function, a lambda, or the module's own code), traced or
     not, as the checks of whole scopes see it.
 
@@ -172,7 +173,7 @@ class Scope:
     @functools.cached_property
     def jitted_calls(self) -> list[tuple[ast.Call, Jitted]]:
         """The calls of the module's jitted functions here, each with what it calls."""
-        jitted = self.module.scopes.applied.jitted
+        jitted = self.module.analysis.applied.jitted
         calls = []
         for call in self.func.of(ast.Call):
             called = jitted(call, self.func)
@@ -191,7 +192,7 @@ class Scope:
 
     def resolve(self, node: ast.expr, line: int) -> tuple[Func, int] | None:
         """The function of the module that ``node``, written here on ``line``, refers to."""
-        return self.module.scopes.functions.resolve(node, self.func, line)
+        return self.module.analysis.functions.resolve(node, self.func, line)
 
 
 def _expects_error(node: ast.expr, names: Names) -> bool:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from jaxpurity._pages import url
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._context import Scope, TracedFunction
+    from jaxpurity.linter._context import ScopeContext, TracedFunction
 
 __all__ = ["SAME_MODULE", "Family", "Rule"]
 
@@ -94,7 +94,7 @@ class Family:
         #: The checks of each traced function as a whole, before its nodes: ``check(fn)``.
         self.function_checks: list[Callable[[TracedFunction], None]] = []
         #: The checks of each scope of the module, traced or not: ``check(scope)``.
-        self.scope_checks: list[Callable[[Scope], None]] = []
+        self.scope_checks: list[Callable[[ScopeContext], None]] = []
 
     def on(self, *kinds: type[ast.AST]) -> Callable[[_Check], _Check]:
         """Register ``check(fn, node)`` for each node of these types in a traced function

@@ -2,7 +2,7 @@
 
 :func:`lint` checks source text or files and folders, and returns a
 :class:`Finding` per problem, each linking the page of the site that explains
-it. How it finds the code JAX traces is :mod:`jaxpurity.linter.analysis._scope`; the
+it. How it finds the code JAX traces is :mod:`jaxpurity.linter.analysis._module`; the
 rules and their checks are the families of :mod:`jaxpurity.linter.rules`,
 gathered in :mod:`jaxpurity.linter._rules` and run by :mod:`jaxpurity.linter._checker`.
 A ``# noqa`` comment silences every finding on its line, ``# noqa: JP101,JP2``
@@ -31,9 +31,9 @@ from jaxpurity.linter._finding import UNPARSABLE, Finding
 from jaxpurity.linter._rules import rule, selected
 from jaxpurity.linter._run import run
 from jaxpurity.linter.analysis._known_transforms import with_jit_wrappers
+from jaxpurity.linter.analysis._module import ModuleAnalysis
 from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._package import Entry, Package
-from jaxpurity.linter.analysis._scope import Scopes
 
 __all__ = [
     "check_file",
@@ -259,12 +259,13 @@ def findings_in(
     try:
         with _no_garbage_collection():
             names = Names(tree, package.package_of(path) if package else None)
-            scopes = Scopes(tree, names, with_jit_wrappers(jit_wrappers), package, path, entries)
-            hits = check(scopes)
+            known = with_jit_wrappers(jit_wrappers)
+            analysis = ModuleAnalysis(tree, names, known, package, path, entries)
+            hits = check(analysis)
     except RecursionError:
         return [_unchecked(path, 1, 1, "an expression is nested too deeply to check")]
     if outgoing is not None:
-        outgoing += scopes.outgoing
+        outgoing += analysis.outgoing
     findings: dict[tuple[int, int, str], Finding] = {}
     for hit in hits:
         if hit.code not in codes:

@@ -8,7 +8,7 @@ functions and classes it defines. :meth:`Functions.resolve` then says which
 function of the module a name, a lambda or ``self.method`` refers to where it
 is written (by dictionary and bisection look-ups), and :meth:`Functions.outer`
 which scope a free name belongs to. A :class:`Func` also records how JAX traces
-it, which :mod:`jaxpurity.linter.analysis._scope` fills in.
+it, which :mod:`jaxpurity.linter.analysis._module` fills in.
 """
 
 from __future__ import annotations
@@ -177,6 +177,10 @@ class Functions:
       tree: The parsed module.
       names: Its :class:`~jaxpurity.linter.analysis._names.Names`.
 
+    Attributes:
+      top_level: The module's own code, as a function: the outermost scope.
+      funcs: Every function: ``top_level``, then each ``def`` and ``lambda`` in source order.
+
     Example:
       >>> tree = ast.parse("def f(x):\\n    g = lambda y: y\\n    return g(x)\\nf(1)")
       >>> functions = Functions(tree, Names(tree))
@@ -186,8 +190,8 @@ class Functions:
 
     def __init__(self, tree: ast.Module, names: Names) -> None:
         self.names = names
-        self.module = Func(tree, None, "<module>")
-        self.funcs: list[Func] = [self.module]
+        self.top_level = Func(tree, None, "<module>")
+        self.funcs: list[Func] = [self.top_level]
         self._by_node: dict[int, Func] = {}
         self._methods: dict[int, dict[str, Func]] = {}
         self._instance_memo: dict[int, dict[str, ast.ClassDef | str]] = {}
@@ -210,7 +214,7 @@ class Functions:
         switches owner at a function's body, and back after it, with markers on its stack
         (one tuple per node would cost a third of the time)."""
         methods: dict[int, ast.ClassDef] = {}  # a def directly in a class body -> the class
-        owner = self.module
+        owner = self.top_level
         stack: list[ast.AST | _Owner] = list(reversed(tree.body))
         while stack:
             node = stack.pop()
@@ -335,7 +339,7 @@ class Functions:
             if owner is not None and owner.cls is not None:
                 method = self._method(owner.cls, node.attr)
                 return (method, 1) if method else None
-            cls = self.module.classes.get(node.value.id)
+            cls = self.top_level.classes.get(node.value.id)
             if cls is not None and node.value.id not in scope.local:
                 method = self._method(cls, node.attr)
                 return (method, 0) if method else None
@@ -393,7 +397,7 @@ class Functions:
             while owner is not None:
                 if node.id in owner.classes:
                     return owner.classes[node.id]
-                if node.id in owner.local and owner is not self.module:
+                if node.id in owner.local and owner is not self.top_level:
                     return None
                 owner = owner.parent
         qualified = self.names.qualified(node)
@@ -411,7 +415,7 @@ class Functions:
         found = self._methods.get(id(cls), {}).get(name)
         if found is None and depth < 8:
             for base in cls.bases:
-                parent = self.module.classes.get(base.id) if isinstance(base, ast.Name) else None
+                parent = self.top_level.classes.get(base.id) if isinstance(base, ast.Name) else None
                 if parent is not None and parent is not cls:
                     found = self._method(parent, name, depth + 1)
                     if found:
@@ -424,7 +428,7 @@ class Functions:
         scope = func.parent
         while scope is not None:
             if root in scope.local:
-                if scope is self.module and root in self.names.imported:
+                if scope is self.top_level and root in self.names.imported:
                     return None
                 return scope
             scope = scope.parent

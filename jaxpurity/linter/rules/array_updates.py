@@ -17,7 +17,7 @@ from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._syntax import flatten, names_in
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._context import Scope
+    from jaxpurity.linter._context import ScopeContext
     from jaxpurity.linter.analysis._functions import Func
 
 __all__ = ["FAMILY"]
@@ -47,7 +47,7 @@ FAMILY = Family(
 
 
 @FAMILY.on_scope
-def _item_assignment(scope: Scope) -> None:
+def _item_assignment(scope: ScopeContext) -> None:
     arrays = _array_names(scope.func, scope.names)
     assignments: list[ast.Assign | ast.AugAssign] = [
         *scope.func.of(ast.Assign),
@@ -66,7 +66,7 @@ def _item_assignment(scope: Scope) -> None:
 
 
 @FAMILY.on_scope
-def _discarded_update(scope: Scope) -> None:
+def _discarded_update(scope: ScopeContext) -> None:
     for statement in scope.func.of(ast.Expr):
         update = at_update(statement.value)
         if update is not None:

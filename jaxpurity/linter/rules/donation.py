@@ -19,7 +19,7 @@ from jaxpurity.linter.analysis._names import dotted
 from jaxpurity.linter.analysis._syntax import position, walk_here
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._context import Scope
+    from jaxpurity.linter._context import ScopeContext
 
 __all__ = ["FAMILY"]
 
@@ -39,7 +39,7 @@ FAMILY = Family(
 
 
 @FAMILY.on_scope
-def _donated_reads(scope: Scope) -> None:
+def _donated_reads(scope: ScopeContext) -> None:
     """Names read after they were donated to a jitted function (``donate_argnums``)."""
     donations: dict[int, tuple[str, str]] = {}  # id of the argument -> (name, function)
     for node, jitted in scope.jitted_calls:

@@ -28,7 +28,7 @@ from jaxpurity.linter.analysis._syntax import (
 )
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._context import Module, Scope, TracedFunction
+    from jaxpurity.linter._context import Module, ScopeContext, TracedFunction
 
 __all__ = ["FAMILY", "KEY_USERS", "key_argument"]
 
@@ -190,7 +190,7 @@ def _shared_key(fn: TracedFunction, call: ast.Call) -> None:
 
 
 @FAMILY.on_scope
-def _key_per_leaf(scope: Scope) -> None:
+def _key_per_leaf(scope: ScopeContext) -> None:
     """A function mapped over a pytree (``jax.tree.map(noise, grads)``) that draws from a key
     of its own scope's outside: every leaf draws the same numbers. A permutation is left
     alone: one order for every leaf keeps a batch's rows together (brax, acme)."""
@@ -217,7 +217,7 @@ def _key_per_leaf(scope: Scope) -> None:
 
 
 @FAMILY.on_scope
-def _key_reuse(scope: Scope) -> None:
+def _key_reuse(scope: ScopeContext) -> None:
     names = scope.names
     if not any(
         names.qualified(call.func) in KEY_USERS
@@ -244,7 +244,7 @@ def _same_call_every_round(call: ast.Call, bound: Mapping[str, ast.expr], names:
     )
 
 
-def _key_names(scope: Scope) -> set[str]:
+def _key_names(scope: ScopeContext) -> set[str]:
     """The names that may hold keys given or made here: the scope's parameters, the names
     it unpacks from one (``key, x = carry``), and those it assigns a key made by jax.random
     (``key, sub = jax.random.split(key)``); not the numbers a draw gives."""
@@ -259,7 +259,7 @@ def _key_names(scope: Scope) -> set[str]:
     return keys
 
 
-def _dead_draws(scope: Scope) -> set[int]:
+def _dead_draws(scope: ScopeContext) -> set[int]:
     """The draws (by ``id``) whose results nothing reads: those of an assignment to names
     that are all assigned again before any read (``keys = split(key, n)`` overwritten
     unused). Such a draw gives no numbers to anyone, so it uses up nothing: a later draw

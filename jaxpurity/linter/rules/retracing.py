@@ -17,7 +17,7 @@ from jaxpurity.linter.analysis._names import dotted
 from jaxpurity.linter.analysis._syntax import Blocks, blocks, names_in
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._context import Scope
+    from jaxpurity.linter._context import ScopeContext
 
 __all__ = ["FAMILY"]
 
@@ -42,7 +42,7 @@ _JIT_KINDS = frozenset({"jit", "pmap"})
 
 
 @FAMILY.on_scope
-def _jit_in_loops(scope: Scope) -> None:
+def _jit_in_loops(scope: ScopeContext) -> None:
     func = scope.func
     loops = blocks([*func.of(ast.For), *func.of(ast.AsyncFor), *func.of(ast.While)])
     if loops:
@@ -50,8 +50,8 @@ def _jit_in_loops(scope: Scope) -> None:
             _jit_in_loop(scope, call, loops)
 
 
-def _jit_in_loop(scope: Scope, node: ast.Call, loops: Blocks) -> None:
-    known = scope.module.scopes.applied.known
+def _jit_in_loop(scope: ScopeContext, node: ast.Call, loops: Blocks) -> None:
+    known = scope.module.analysis.applied.known
     transform = known.get(scope.names.qualified(node.func) or "")
     if transform is None or transform.kind not in _JIT_KINDS or not node.args:
         return
@@ -71,7 +71,7 @@ def _jit_in_loop(scope: Scope, node: ast.Call, loops: Blocks) -> None:
         scope.hit(node, "JP301", transform=dotted(node.func), what=what)
 
 
-def _per_group(scope: Scope, node: ast.Call) -> bool:
+def _per_group(scope: ScopeContext, node: ast.Call) -> bool:
     """Whether the options of the jit call ``node`` read the variable of a loop around it
     (``out_shardings=sharding[layer_name]``): one compiled function per group of the loop,
     each with its own options, which one function made before the loop could not have."""

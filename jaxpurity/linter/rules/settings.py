@@ -240,7 +240,7 @@ class _Settings:
     is traced or its trace runs, found when first needed."""
 
     def __init__(self, module: Module) -> None:
-        self.scopes = module.scopes
+        self.analysis = module.analysis
         self.module = module.func
 
     def stale(self, func: Func, name: str) -> int | None:
@@ -290,7 +290,7 @@ class _Settings:
         """Module-level names assigned through ``global`` in a function: name -> each such
         function with the line of the assignment."""
         found: dict[str, list[tuple[Func, int]]] = {}
-        for func in self.scopes.funcs:
+        for func in self.analysis.funcs:
             if not func.declared_global:
                 continue
             assignments: list[ast.Assign | ast.AugAssign] = [
@@ -311,10 +311,10 @@ class _Settings:
         jax.jit(f)``, or a decorated ``f``), and every transformation applied to it
         (``lax.fori_loop(0, n, f, x)``, ``jax.jit(f)``: JAX's trace cache is shared).
         And the functions that apply a transformation to each (whose runs trace it)."""
-        transformations = self.scopes.applied
+        transformations = self.analysis.applied
         runs: dict[int, list[int]] = {}
         hosts: dict[int, list[Func]] = {}
-        for scope in self.scopes.funcs:
+        for scope in self.analysis.funcs:
             for call in scope.of(ast.Call):
                 if transformations.is_transform_call(call):
                     ran = transformations.transformed(call, scope)

@@ -378,7 +378,7 @@ class _Facts:
     read, found when first needed."""
 
     def __init__(self, module: Module) -> None:
-        self.scopes = module.scopes
+        self.analysis = module.analysis
         self.names = module.names
         self.module = module.func
         self.expected_errors = module.expected_errors
@@ -409,7 +409,7 @@ class _Facts:
         key = id(cls)
         if key not in self._self_containers:
             found = set()
-            for method in self.scopes.functions.methods(cls):
+            for method in self.analysis.functions.methods(cls):
                 for node in method.of(ast.Assign):
                     if is_container(node.value, self.names):
                         found |= {
@@ -447,7 +447,7 @@ class _Facts:
     @functools.cached_property
     def _declared(self) -> set[str]:
         """The names that some function assigns through ``global`` or ``nonlocal``."""
-        return {n for f in self.scopes.funcs for n in f.declared_global | f.declared_nonlocal}
+        return {n for f in self.analysis.funcs for n in f.declared_global | f.declared_nonlocal}
 
     @functools.cached_property
     def _reads(self) -> dict[tuple[int, str], list[tuple[Func, ast.Name]]]:
@@ -455,7 +455,7 @@ class _Facts:
         global) and the name, each with the function it is read in."""
         declared = self._declared
         reads: dict[tuple[int, str], list[tuple[Func, ast.Name]]] = {}
-        for scope in self.scopes.funcs:
+        for scope in self.analysis.funcs:
             for node in scope.of(ast.Name):
                 if node.id in declared and isinstance(node.ctx, ast.Load):
                     owner = self.module if node.id in scope.declared_global else None
@@ -467,7 +467,7 @@ class _Facts:
     def _asserted(self) -> set[int]:
         """The declared names read in an ``assert`` statement or an ``assert*()`` call."""
         declared, found, seen = self._declared, set(), set()
-        for scope in self.scopes.funcs:
+        for scope in self.analysis.funcs:
             checks: list[ast.AST] = [*scope.of(ast.Assert)]
             checks += [c for c in scope.of(ast.Call) if _is_assert_call(c)]
             for check in checks:
@@ -486,7 +486,7 @@ class _Facts:
     def _updates(self) -> set[int]:
         """The reads of a declared name in an assignment to it (``n = n + 1``)."""
         declared, found = self._declared, set()
-        for scope in self.scopes.funcs:
+        for scope in self.analysis.funcs:
             for node in scope.of(ast.Assign):
                 targets = {t.id for t in node.targets if isinstance(t, ast.Name)} & declared
                 if targets:

@@ -16,7 +16,7 @@ from jaxpurity.linter._family import Family, Rule
 from jaxpurity.linter.analysis._names import Names, dotted
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._context import Scope
+    from jaxpurity.linter._context import ScopeContext
 
 __all__ = ["FAMILY"]
 
@@ -35,7 +35,7 @@ FAMILY = Family(
 
 
 @FAMILY.on_scope
-def _unhashable_statics(scope: Scope) -> None:
+def _unhashable_statics(scope: ScopeContext) -> None:
     """Lists, dicts, sets and mutable dataclasses passed as static arguments."""
     for node, jitted in scope.jitted_calls:
         static = jitted.options("static_argnums", "static_argnames")
@@ -46,7 +46,7 @@ def _unhashable_statics(scope: Scope) -> None:
                 scope.hit(argument, "JP211", name=param, function=function, what=what)
 
 
-def _unhashable(node: ast.expr, scope: Scope) -> str | None:
+def _unhashable(node: ast.expr, scope: ScopeContext) -> str | None:
     if isinstance(node, (ast.List, ast.ListComp)):
         return "a list"
     if isinstance(node, (ast.Dict, ast.DictComp)):

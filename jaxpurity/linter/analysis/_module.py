@@ -1,4 +1,4 @@
-"""Which functions of a module JAX traces, and which of their values are tracers, from the AST.
+"""The analysis of one module: which functions JAX traces, and which of their values are tracers.
 
 A function is traced when a transformation is applied to it
 (:mod:`jaxpurity.linter.analysis._applied_transforms`: decorated with ``@jax.jit``, passed
@@ -41,13 +41,13 @@ from jaxpurity.linter.analysis._package import Arguments, Entry, LayerText, Pack
 from jaxpurity.linter.analysis._syntax import parameter_names
 from jaxpurity.linter.analysis._taint import Taint
 
-__all__ = ["Scopes"]
+__all__ = ["ModuleAnalysis"]
 
 _MAX_VISITS = 4
 
 
-class Scopes:
-    """Every function of a module, which of them JAX traces, and their traced values.
+class ModuleAnalysis:
+    """One module, analysed: every function, which of them JAX traces, and their traced values.
 
     Args:
       tree: The parsed module.
@@ -57,7 +57,7 @@ class Scopes:
 
     Attributes:
       functions: The module's functions, and what a reference names
-        (:class:`~jaxpurity.linter.analysis._functions.Functions`); ``funcs`` and ``module``
+        (:class:`~jaxpurity.linter.analysis._functions.Functions`); ``funcs`` and ``top_level``
         are its.
       applied: The transformations applied to them
         (:class:`~jaxpurity.linter.analysis._applied_transforms.AppliedTransforms`).
@@ -73,8 +73,8 @@ class Scopes:
       ...     "def helper(v):\\n    return v + 1\\n"
       ...     "@jax.jit\\ndef step(x, n):\\n    return helper(x * 2)\\n"
       ... )
-      >>> scopes = Scopes(tree, Names(tree), TRANSFORMS)
-      >>> [(f.name, sorted(f.traced_params), f.how) for f in scopes.traced()]
+      >>> analysis = ModuleAnalysis(tree, Names(tree), TRANSFORMS)
+      >>> [(f.name, sorted(f.traced_params), f.how) for f in analysis.traced()]
       [('helper', ['v'], 'jax.jit, through step'), ('step', ['n', 'x'], 'jax.jit')]
     """
 
@@ -90,9 +90,9 @@ class Scopes:
         self.names = names
         self.functions = Functions(tree, names)
         self.funcs = self.functions.funcs
-        self.module = self.functions.module
+        self.top_level = self.functions.top_level
         self.applied = AppliedTransforms(self.functions, names, known_transforms)
-        self.annotations = Annotations(self.module.classes, names)
+        self.annotations = Annotations(self.top_level.classes, names)
         self.static_functions = self._static_functions()
         self.package = package
         self.file = file
@@ -344,9 +344,9 @@ class Scopes:
         """The function of this module at ``"helper"`` or ``"Class.method"``."""
         head, _, method = path.partition(".")
         if not method:
-            candidates = self.module.defs.get(head)
+            candidates = self.top_level.defs.get(head)
             return candidates[-1] if candidates else None
-        cls = self.module.classes.get(head)
+        cls = self.top_level.classes.get(head)
         return self.functions.method(cls, method) if cls is not None else None
 
     def _through(self, caller: Func, func: Func, depth: int, **reached: Iterable[str]) -> None:
