@@ -21,9 +21,10 @@ def analysis_of(snippet: str, wrappers: frozenset[str] = frozenset()) -> ModuleA
     return ModuleAnalysis(tree, Names(tree), with_jit_wrappers(wrappers))
 
 
-def traced(snippet: str, wrappers: frozenset[str] = frozenset()) -> dict[str, list[str]]:
+def traced_params(snippet: str, wrappers: frozenset[str] = frozenset()) -> dict[str, list[str]]:
     """Each traced function of the snippet, by name: its traced parameters."""
-    return {f.name: sorted(f.traced_params) for f in analysis_of(snippet, wrappers).traced()}
+    found = analysis_of(snippet, wrappers).traced_functions()
+    return {f.name: sorted(f.traced_params) for f in found}
 
 
 # -- how a function comes to be traced: (snippet, {name: traced parameters}) ---------------
@@ -273,7 +274,7 @@ DISCOVERY = {
 
 @pytest.mark.parametrize(("snippet", "expected"), DISCOVERY.values(), ids=DISCOVERY.keys())
 def test_finds_the_traced_functions_and_their_traced_parameters(snippet, expected):
-    assert traced(snippet) == expected
+    assert traced_params(snippet) == expected
 
 
 def test_a_name_defined_twice_is_the_definition_before_the_reference():
@@ -288,7 +289,7 @@ def test_a_name_defined_twice_is_the_definition_before_the_reference():
         g = jax.jit(f, static_argnames="n")
         """
     )
-    first, second = found.traced()
+    first, second = found.traced_functions()
     assert sorted(first.traced_params) == ["n", "x"]
     assert sorted(second.traced_params) == ["x"]
 
@@ -298,12 +299,13 @@ def test_callees_are_traced_to_a_bounded_depth_with_the_arguments_they_get():
         f"def f{i}(v, s):\n    return f{i + 1}(v * 2, s.shape)" for i in range(MAX_CALL_DEPTH + 1)
     )
     snippet = f"import jax\n{chain}\ndef f{MAX_CALL_DEPTH + 1}(v, s):\n    return v\njax.jit(f0)"
-    found = {f.name: (sorted(f.traced_params), f.depth) for f in analysis_of(snippet).traced()}
+    traced = analysis_of(snippet).traced_functions()
+    found = {f.name: (sorted(f.traced_params), f.depth) for f in traced}
     assert found == {f"f{i}": (["v"] if i else ["s", "v"], i) for i in range(MAX_CALL_DEPTH + 1)}
 
 
 def test_a_method_called_on_self_is_traced_and_self_is_not():
-    found = traced(
+    found = traced_params(
         """
         import functools
         import jax
@@ -330,7 +332,7 @@ def test_a_nested_function_reads_the_traced_values_of_the_one_around_it():
             return jax.lax.fori_loop(0, 3, body, x)
         """
     )
-    body = next(f for f in found.traced() if f.name == "body")
+    body = next(f for f in found.traced_functions() if f.name == "body")
     assert body.traced_free == {"y"}
     assert {"jit", "loop"} <= body.kinds and body.direct == {"loop"}
 
@@ -342,8 +344,8 @@ def test_extra_wrappers_are_read_as_jax_jit():
         def f(x, n):
             return x
         """
-    assert traced(snippet) == {}
-    assert traced(snippet, frozenset({"mylib.jit"})) == {"f": ["x"]}
+    assert traced_params(snippet) == {}
+    assert traced_params(snippet, frozenset({"mylib.jit"})) == {"f": ["x"]}
 
 
 def test_every_transformation_of_the_table_is_one_the_rules_know():
@@ -407,9 +409,9 @@ def test_taint_follows_values_but_not_what_tracing_knows():
             return m
         """
     )
-    f = found.traced()[0]
+    f = found.traced_functions()[0]
     assert f.taint is not None
-    assert f.taint.traced == {"x", "table", "y", "row", "a", "m", "entry"}
+    assert f.taint.tracer_names == {"x", "table", "y", "row", "a", "m", "entry"}
     # A dict's item under jit is a leaf, an array; a loop's tuple target is left out.
     assert f.taint.arrays == {"x", "table", "y", "m", "entry"}
 
@@ -427,13 +429,13 @@ def test_a_comprehension_binds_its_own_variables_from_its_iterable():
             return from_range, from_x, reads_i, from_zip
         """
     )
-    f = found.traced()[0]
+    f = found.traced_functions()[0]
     assert f.taint is not None
-    assert f.taint.traced == {"x", "i", "from_x", "reads_i"}
+    assert f.taint.tracer_names == {"x", "i", "from_x", "reads_i"}
 
 
 def test_a_name_read_in_the_value_that_assigns_it_again_holds_its_value_from_before():
-    found = traced(
+    found = traced_params(
         """
         import functools
         import jax
@@ -473,6 +475,7 @@ def test_a_name_also_assigned_a_python_value_is_no_array_in_the_function_it_is_p
             return given_size(size, x), given_n(n, x)
         """
     )
-    params = {f.name: (sorted(f.traced_params), sorted(f.array_params)) for f in found.traced()}
+    traced = found.traced_functions()
+    params = {f.name: (sorted(f.traced_params), sorted(f.array_params)) for f in traced}
     assert params["given_size"] == (["size", "x"], ["x"])
     assert params["given_n"] == (["n", "x"], ["n", "x"])

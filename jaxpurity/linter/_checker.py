@@ -45,7 +45,7 @@ def check(analysis: ModuleAnalysis) -> list[Hit]:
     """
     module = Module(analysis)
     hits: list[Hit] = []
-    for func in analysis.traced():
+    for func in analysis.traced_functions():
         hits += _check_traced(TracedFunction(func, module))
     for func in analysis.funcs:
         scope = ScopeContext(func, module)

@@ -125,11 +125,11 @@ class TracedFunction:
         fields.setdefault("how", self.func.how)
         self.hits.append(Hit(node, code, fields))
 
-    def traced(self, node: ast.expr | None) -> bool:
+    def holds_tracer(self, node: ast.expr | None) -> bool:
         """Whether ``node`` holds (or builds from) a tracer."""
-        return self.taint.is_traced(node)
+        return self.taint.holds_tracer(node)
 
-    def array(self, node: ast.expr | None) -> bool:
+    def is_array(self, node: ast.expr | None) -> bool:
         """Whether ``node`` is surely a traced array."""
         return self.taint.is_array(node)
 

@@ -138,8 +138,8 @@ class Func:
         return getattr(self.node, "lineno", 1)
 
     @property
-    def traced(self) -> bool:
-        """Whether JAX traces it."""
+    def is_traced(self) -> bool:
+        """Whether JAX traces it: a transformation reaches it, directly or through a caller."""
         return bool(self.kinds)
 
     @property

@@ -74,7 +74,7 @@ class ModuleAnalysis:
       ...     "@jax.jit\\ndef step(x, n):\\n    return helper(x * 2)\\n"
       ... )
       >>> analysis = ModuleAnalysis(tree, Names(tree), TRANSFORMS)
-      >>> [(f.name, sorted(f.traced_params), f.how) for f in analysis.traced()]
+      >>> [(f.name, sorted(f.traced_params), f.how) for f in analysis.traced_functions()]
       [('helper', ['v'], 'jax.jit, through step'), ('step', ['n', 'x'], 'jax.jit')]
     """
 
@@ -106,9 +106,9 @@ class ModuleAnalysis:
             self._enter(entry)
         self._propagate()
 
-    def traced(self) -> list[Func]:
-        """The traced functions, in source order."""
-        return sorted((f for f in self.funcs if f.traced), key=lambda f: f.line)
+    def traced_functions(self) -> list[Func]:
+        """The functions that JAX traces, in source order."""
+        return sorted((f for f in self.funcs if f.is_traced), key=lambda f: f.line)
 
     def type_checked(self, func: Func) -> set[str]:
         """The names that ``func`` tests with ``isinstance(name, ...)``."""
@@ -121,12 +121,12 @@ class ModuleAnalysis:
         }
 
     def taint_of(
-        self, func: Func, traced: Iterable[str], arrays: Iterable[str] | None = None
+        self, func: Func, tracer_names: Iterable[str], arrays: Iterable[str] | None = None
     ) -> Taint:
-        """What in ``func`` derives from the names ``traced`` (:class:`Taint`, followed), of
-        which ``arrays`` hold arrays (all of them when not given)."""
+        """What in ``func`` derives from the names ``tracer_names`` (:class:`Taint`,
+        followed), of which ``arrays`` hold arrays (all of them when not given)."""
         fields = self.annotations.static_fields(func)
-        taint = Taint(self.names, traced, self.static_functions, fields, arrays)
+        taint = Taint(self.names, tracer_names, self.static_functions, fields, arrays)
         taint.follow(func.binders, self.type_checked(func), self.annotations.containers(func))
         return taint
 
@@ -148,7 +148,7 @@ class ModuleAnalysis:
             taint = Taint(self.names, parameter_names(func.node))
             taint.follow(func.binders)
             returns = func.of(ast.Return)
-            static = bool(returns) and not any(taint.is_traced(r.value) for r in returns)
+            static = bool(returns) and not any(taint.holds_tracer(r.value) for r in returns)
             verdict[func.name] = verdict.get(func.name, True) and static
         return frozenset(name for name, static in verdict.items() if static)
 
@@ -235,11 +235,11 @@ class ModuleAnalysis:
                     if not self.applied.is_transform_call(call):
                         self._follow_call(func, call, taint)
             for child in func.children:
-                if child.traced or isinstance(child.node, ast.Lambda):
-                    free = child.free_reads() & taint.traced
+                if child.is_traced or isinstance(child.node, ast.Lambda):
+                    free = child.free_reads() & taint.tracer_names
                     self._through(func, child, func.depth, free=free)
         for func in self.funcs:
-            if func.traced:
+            if func.is_traced:
                 self._analyse(func)
 
     def _analyse(self, func: Func) -> Taint:
@@ -366,7 +366,7 @@ def _arguments(call: ast.Call, taint: Taint, shift: int, params: Iterable[str] =
         (``size = None``), a parameter not known for an array, or a field of a pytree not
         surely an array, unless its class is of this module and says which fields are
         static (one of another module may declare it so: ``sys.matrix_inv_iterations``)."""
-        if not taint.is_traced(node):
+        if not taint.holds_tracer(node):
             return None
         if taint.may_be_python(node):
             return "traced"
@@ -383,7 +383,7 @@ def _arguments(call: ast.Call, taint: Taint, shift: int, params: Iterable[str] =
     for argument in call.args:
         if isinstance(argument, ast.Starred):
             # The items of a traced tuple: static ones may be among them.
-            starred = "traced" if taint.is_traced(argument.value) else None
+            starred = "traced" if taint.holds_tracer(argument.value) else None
             break
         positional.append(flavor(argument))
     keywords = []

@@ -65,42 +65,43 @@ _Binding = str | tuple[int, str]
 
 
 class Taint:
-    """The traced names of one function, and whether an expression is traced.
+    """The names of one function that hold tracers, and whether an expression holds one.
 
     Args:
       names: The module's :class:`~jaxpurity.linter.analysis._names.Names`.
-      traced: The names known to hold tracers on entry (traced parameters, and the
-        traced names of an enclosing traced function that this one reads).
+      tracer_names: The names known to hold tracers on entry (traced parameters, and the
+        names of an enclosing traced function that hold tracers and that this one reads).
       static_functions: The names of the module's functions that return a Python value
         whatever their arguments (``def is_none(x): return x is None``).
       static_fields: For some names, their attributes that are Python values: parameters
         annotated with a class of the module that declares them static pytree fields
         (``grid.pad``, with ``pad: int = struct.field(pytree_node=False)``).
-      arrays: Those of ``traced`` that hold arrays on entry; all of them when not given.
+      arrays: Those of ``tracer_names`` that hold arrays on entry; all of them when not given.
 
     Example:
       >>> import ast
       >>> tree = ast.parse("def f(x, n):\\n    y = x * 2\\n    m = y.shape[0]")
       >>> taint = Taint(Names(tree), {"x"})
       >>> taint.follow(list(ast.walk(tree.body[0])))
-      >>> sorted(taint.traced)
+      >>> sorted(taint.tracer_names)
       ['x', 'y']
     """
 
     def __init__(
         self,
         names: Names,
-        traced: Iterable[str],
+        tracer_names: Iterable[str],
         static_functions: Iterable[str] = (),
         static_fields: Mapping[str, frozenset[str]] | None = None,
         arrays: Iterable[str] | None = None,
     ) -> None:
         self.names = names
-        self.traced = set(traced)
+        #: The names that hold tracers (after :meth:`follow`, every one the function has).
+        self.tracer_names = set(tracer_names)
         self.static_functions = frozenset(static_functions)
         self.static_fields = dict(static_fields or {})
         #: The names known to hold arrays (after :meth:`follow`).
-        self.arrays = set(self.traced if arrays is None else arrays)
+        self.arrays = set(self.tracer_names if arrays is None else arrays)
         #: Parameters that hold containers of arrays (after :meth:`follow`).
         self.containers: set[str] = set()
         # The variables of comprehensions (see comprehension_scopes), each as the id of
@@ -111,7 +112,7 @@ class Taint:
         # Where each traced name is first made traced, as (line, column) of the statement
         # ((0, 0): on entry); the reads of a name in the value of an assignment to it, by
         # id, with where that assignment starts (see _rebinding_reads).
-        self._first_traced: dict[str, tuple[int, int]] = dict.fromkeys(self.traced, (0, 0))
+        self._first_traced: dict[str, tuple[int, int]] = dict.fromkeys(self.tracer_names, (0, 0))
         self._rebinding: dict[int, tuple[int, int]] = {}
         # The names assigned a Python value somewhere (after follow; see may_be_python).
         self._python_names: set[str] = set()
@@ -148,7 +149,7 @@ class Taint:
             for node in nodes:
                 if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value:
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                    python = not self.is_traced(node.value)
+                    python = not self.holds_tracer(node.value)
                     for target in targets:
                         is_array = isinstance(target, ast.Name) and self._array(node.value, verdict)
                         for name in names_in(target):
@@ -200,7 +201,7 @@ class Taint:
         return self._array_memo[key]
 
     def _array(self, node: ast.expr, verdict: dict[_Binding, bool] | None) -> bool:
-        if not self.is_traced(node):
+        if not self.holds_tracer(node):
             return False
         if isinstance(node, ast.Name):
             variable = self._variable(node)
@@ -245,7 +246,7 @@ class Taint:
         elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
             self._bind(node.target, node.value, node)
         elif isinstance(node, ast.AugAssign):
-            if isinstance(node.target, ast.Name) and self.is_traced(node.value):
+            if isinstance(node.target, ast.Name) and self.holds_tracer(node.value):
                 self._mark(node.target, node)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
@@ -262,7 +263,7 @@ class Taint:
             return
         where = position(binder)
         for name in names_in(target):
-            self.traced.add(name)
+            self.tracer_names.add(name)
             self._first_traced[name] = min(where, self._first_traced.get(name, where))
 
     def _bind(self, target: ast.expr, value: ast.expr, binder: ast.AST) -> None:
@@ -281,11 +282,11 @@ class Taint:
             and not any(isinstance(e, ast.Starred) for e in target.elts)
         ):
             static = STATIC_PARTS[self.names.qualified(value.func) or ""]
-            if self.is_traced(value):
+            if self.holds_tracer(value):
                 for index, element in enumerate(target.elts):
                     if index not in static:
                         self._mark(element, binder)
-        elif self.is_traced(value):
+        elif self.holds_tracer(value):
             self._mark(target, binder)
 
     def _bind_items(self, target: ast.expr, iterable: ast.expr, binder: ast.AST) -> None:
@@ -303,18 +304,18 @@ class Taint:
                 for part, source in zip(parts, iterable.args, strict=True):
                     self._bind_items(part, source, binder)
                 return
-        if self.is_traced(iterable):
+        if self.holds_tracer(iterable):
             self._mark(target, binder)
 
-    def is_traced(self, node: ast.expr | None) -> bool:
+    def holds_tracer(self, node: ast.expr | None) -> bool:
         """Whether ``node`` holds (or builds from) a tracer while JAX traces the function."""
         if node is None:
             return False
         if self._memo is None:
-            return self._traced(node)
+            return self._holds_tracer(node)
         key = id(node)
         if key not in self._memo:
-            self._memo[key] = self._traced(node)
+            self._memo[key] = self._holds_tracer(node)
         return self._memo[key]
 
     def _variable(self, node: ast.Name) -> tuple[int, str] | None:
@@ -324,12 +325,12 @@ class Taint:
         comprehension = bound.get(node.id) if bound else None
         return None if comprehension is None else (id(comprehension), node.id)
 
-    def _traced(self, node: ast.expr) -> bool:
+    def _holds_tracer(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Name):
             variable = self._variable(node)
             if variable is not None:
                 return variable in self._traced_variables
-            if node.id not in self.traced:
+            if node.id not in self.tracer_names:
                 return False
             # A read in the value of an assignment to its name sees the value from before.
             rebinding = self._rebinding.get(id(node))
@@ -339,9 +340,9 @@ class Taint:
                 node.value.id, ()
             ):
                 return False
-            return node.attr not in STATIC_ATTRIBUTES and self.is_traced(node.value)
+            return node.attr not in STATIC_ATTRIBUTES and self.holds_tracer(node.value)
         if isinstance(node, ast.Subscript):
-            return self.is_traced(node.value)
+            return self.holds_tracer(node.value)
         if isinstance(node, ast.Call):
             function = self.names.qualified(node.func)
             if function in STATIC_CALLS:
@@ -349,35 +350,35 @@ class Taint:
             if function in TREE_MAPS and node.args and self._returns_static(node.args[0]):
                 return False
             arguments = [*node.args, *(k.value for k in node.keywords)]
-            if any(self.is_traced(a) for a in arguments):
+            if any(self.holds_tracer(a) for a in arguments):
                 return True
-            return isinstance(node.func, ast.Attribute) and self.is_traced(node.func.value)
+            return isinstance(node.func, ast.Attribute) and self.holds_tracer(node.func.value)
         if isinstance(node, ast.Compare):
             if all(isinstance(op, _IDENTITY_TESTS) for op in node.ops):
                 return False
-            return any(self.is_traced(e) for e in [node.left, *node.comparators])
+            return any(self.holds_tracer(e) for e in [node.left, *node.comparators])
         if isinstance(node, ast.BinOp):
-            return self.is_traced(node.left) or self.is_traced(node.right)
+            return self.holds_tracer(node.left) or self.holds_tracer(node.right)
         if isinstance(node, (ast.UnaryOp, ast.Starred, ast.Await, ast.FormattedValue)):
-            return self.is_traced(node.operand if isinstance(node, ast.UnaryOp) else node.value)
+            return self.holds_tracer(node.operand if isinstance(node, ast.UnaryOp) else node.value)
         if isinstance(node, ast.NamedExpr):
-            return self.is_traced(node.value)
+            return self.holds_tracer(node.value)
         if isinstance(node, ast.BoolOp):
-            return any(self.is_traced(v) for v in node.values)
+            return any(self.holds_tracer(v) for v in node.values)
         if isinstance(node, ast.IfExp):
-            return self.is_traced(node.body) or self.is_traced(node.orelse)
+            return self.holds_tracer(node.body) or self.holds_tracer(node.orelse)
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-            return any(self.is_traced(e) for e in node.elts)
+            return any(self.holds_tracer(e) for e in node.elts)
         if isinstance(node, ast.Dict):
-            return any(self.is_traced(v) for v in node.values)
+            return any(self.holds_tracer(v) for v in node.values)
         if isinstance(node, ast.JoinedStr):
-            return any(self.is_traced(v) for v in node.values)
+            return any(self.holds_tracer(v) for v in node.values)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
-            return self.is_traced(node.elt)
+            return self.holds_tracer(node.elt)
         if isinstance(node, ast.DictComp):
-            return self.is_traced(node.value)
+            return self.holds_tracer(node.value)
         if isinstance(node, ast.Slice):
-            return any(self.is_traced(p) for p in (node.lower, node.upper, node.step))
+            return any(self.holds_tracer(p) for p in (node.lower, node.upper, node.step))
         return False
 
     def _returns_static(self, function: ast.expr) -> bool:
@@ -386,8 +387,8 @@ class Taint:
         :data:`~jaxpurity.linter.analysis._arrays.STATIC_CALLS` (``jnp.shape``), or one of
         ``static_functions``."""
         if isinstance(function, ast.Lambda):
-            given = self.traced | parameter_names(function)
-            return not Taint(self.names, given, self.static_functions).is_traced(function.body)
+            given = self.tracer_names | parameter_names(function)
+            return not Taint(self.names, given, self.static_functions).holds_tracer(function.body)
         if isinstance(function, ast.Name) and function.id in self.static_functions:
             return True
         return self.names.qualified(function) in STATIC_CALLS

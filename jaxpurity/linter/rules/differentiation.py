@@ -96,14 +96,14 @@ def _reverse_loop(fn: TracedFunction, node: ast.Call, loop: str) -> None:
     value: its arguments, or what its body function reads from here."""
     differentiated = fn.memo(_differentiated)
     body_position = 1 if loop == "while_loop" else 2
-    if loop == "fori_loop" and not any(fn.traced(a) for a in node.args[:2]):
+    if loop == "fori_loop" and not any(fn.holds_tracer(a) for a in node.args[:2]):
         return  # static bounds: JAX makes it a scan, which reverse mode can go through
-    touched = any(differentiated.is_traced(a) for a in node.args)
+    touched = any(differentiated.holds_tracer(a) for a in node.args)
     functions = node.args[: body_position + 1]
     for function in functions:
         target = fn.resolve(function, node.lineno)
         if target is not None:
-            touched = touched or bool(target[0].free_reads() & differentiated.traced)
+            touched = touched or bool(target[0].free_reads() & differentiated.tracer_names)
     if touched:
         why = "with a traced trip count" if loop == "fori_loop" else "runs"
         fn.hit(node, "JP303", loop=dotted(node.func), why=why, reverse=fn.func.reverse)
@@ -127,11 +127,11 @@ def _where_nan(fn: TracedFunction, node: ast.Call) -> None:
             if isinstance(inner, ast.Call) and names.qualified(inner.func) in _UNSAFE:
                 # the derivative of sqrt(v) is infinite where v is 0: v must be traced
                 given = inner.args[0] if inner.args else None
-                unsafe = given is not None and fn.traced(given)
+                unsafe = given is not None and fn.holds_tracer(given)
                 what = f"{dotted(inner.func)}()"
             elif isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Div):
                 # the derivative of s / n is infinite where n is 0, for s or n traced
-                given, unsafe, what = inner.right, fn.traced(inner), "a division"
+                given, unsafe, what = inner.right, fn.holds_tracer(inner), "a division"
             else:
                 continue
             if (

@@ -71,7 +71,7 @@ def _print(fn: TracedFunction, node: ast.Call, name: str) -> None:
         if any(_shows_tracer(fn, a) for a in printed):
             fn.hit(node, "JP131" if fn.func.kinds & DEVICES else "JP130")
     elif name == "jax.debug.print" and node.args and isinstance(node.args[0], ast.JoinedStr):
-        if fn.traced(node.args[0]):
+        if fn.holds_tracer(node.args[0]):
             fn.hit(node, "JP132")
 
 
@@ -83,8 +83,8 @@ def _shows_tracer(fn: TracedFunction, node: ast.expr) -> bool:
             isinstance(v, ast.FormattedValue) and _shows_tracer(fn, v.value) for v in node.values
         )
     if isinstance(node, ast.Name):
-        return fn.traced(node)
-    return fn.array(node)
+        return fn.holds_tracer(node)
+    return fn.is_array(node)
 
 
 @FAMILY.on(ast.Expr)

@@ -146,7 +146,7 @@ def _host_randomness(fn: TracedFunction, node: ast.Call, name: str) -> bool:
         fn.cached
         and node.func.attr in _DRAW_METHODS
         and base.id in {*fn.func.positional, *fn.func.kwonly} - {fn.func.self_name}
-        and not fn.traced(base)
+        and not fn.holds_tracer(base)
     ):
         return True
     return base.id in fn.module.memo(_generators) and base.id not in fn.func.local

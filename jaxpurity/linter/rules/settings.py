@@ -126,7 +126,7 @@ def _outer_iterator(fn: TracedFunction, node: ast.Call, name: str) -> None:
     if (
         outer is not None
         and (not outer.kinds or "loop" in fn.func.direct)
-        and not fn.traced(iterator)
+        and not fn.holds_tracer(iterator)
     ):
         fn.hit(node, "JP110", call=f"next({iterator.id})")
 

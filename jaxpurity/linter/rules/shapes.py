@@ -92,10 +92,10 @@ _NONZERO = frozenset(
 
 @FAMILY.on_call
 def _shapes(fn: TracedFunction, node: ast.Call, name: str) -> None:
-    on_array = isinstance(node.func, ast.Attribute) and fn.traced(node.func.value)
+    on_array = isinstance(node.func, ast.Attribute) and fn.holds_tracer(node.func.value)
     if name.startswith("jax.") or on_array:
         for keyword in node.keywords:
-            if keyword.arg in _SHAPE_KEYWORDS and fn.array(keyword.value):
+            if keyword.arg in _SHAPE_KEYWORDS and fn.is_array(keyword.value):
                 what = f"{_SHAPE_KEYWORDS[keyword.arg]} ({keyword.arg}=)"
                 fn.hit(keyword.value, "JP206", what=what)
                 return
@@ -108,13 +108,13 @@ def _shapes(fn: TracedFunction, node: ast.Call, name: str) -> None:
         node.args if positions is None else [node.args[i] for i in positions if i < len(node.args)]
     )
     for argument in shape_args:
-        if fn.array(argument):
+        if fn.is_array(argument):
             fn.hit(argument, "JP206", what=f"a shape (of {dotted(node.func)})")
             return
     if fn.not_only_grad and not any(k.arg == "size" for k in node.keywords):
         nonzero = name in _NONZERO or (name == "jax.numpy.where" and len(node.args) == 1)
         method = isinstance(node.func, ast.Attribute) and node.func.attr == "nonzero" and on_array
-        if (nonzero and any(fn.array(a) for a in node.args)) or method:
+        if (nonzero and any(fn.is_array(a) for a in node.args)) or method:
             fn.hit(node, "JP207", what=f"{dotted(node.func)}() without size=")
 
 
@@ -125,11 +125,11 @@ def _index(fn: TracedFunction, node: ast.Subscript) -> None:
     index = node.slice
     parts = index.elts if isinstance(index, ast.Tuple) else [index]
     bounds = [b for p in parts if isinstance(p, ast.Slice) for b in (p.lower, p.upper, p.step)]
-    if any(fn.array(b) for b in bounds):
+    if any(fn.is_array(b) for b in bounds):
         fn.hit(node, "JP208")
     elif (
         fn.not_only_grad
-        and fn.traced(node.value)
+        and fn.holds_tracer(node.value)
         and not (isinstance(node.value, ast.Attribute) and node.value.attr == "at")
         and any(_is_mask(fn, p, fn.memo(_mask_names)) for p in parts)
     ):
@@ -153,7 +153,7 @@ def _is_mask(fn: TracedFunction, node: ast.expr, masks: set[str]) -> bool:
     if isinstance(node, ast.Name):
         return node.id in masks
     if isinstance(node, ast.Compare):
-        return fn.array(node)
+        return fn.is_array(node)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
         return _is_mask(fn, node.operand, masks)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):

@@ -183,7 +183,7 @@ def _assignment(
         targets, value = [node.target], node.value
     else:
         return  # an annotation alone (``x: int``) assigns nothing
-    value_traced = fn.traced(value)
+    value_traced = fn.holds_tracer(value)
     # An augmented assignment reads its target: ``self.n += 1`` updates ``self.n``.
     values = [node.target, value] if isinstance(node, ast.AugAssign) else [value]
     func = fn.func
@@ -231,7 +231,7 @@ def _store(
     """A store of ``values`` into ``base`` (``base.attr = v``, ``base[k] = v``,
     ``base.append(v)``)."""
     func = fn.func
-    value_traced = any(fn.traced(v) for v in values)
+    value_traced = any(fn.holds_tracer(v) for v in values)
     self_name = func.self_name
     if self_name is None:
         method = _method(func)
@@ -435,7 +435,7 @@ class _Facts:
             for scope, read in self._reads.get(key, []):
                 if id(read) in self._updates:
                     continue
-                if not scope.traced and (
+                if not scope.is_traced and (
                     id(read) in self._asserted or self.expected_errors.contain(read.lineno)
                 ):
                     checked += 1
@@ -504,7 +504,7 @@ def _in_trace_of(func: Func, scope: Func) -> bool:
     them is a helper that ``scope`` calls (or another such helper), or a lambda it hands
     on, never transformed itself. A container that ``scope`` makes (``env = {}``) is
     then made anew on every trace, and what ``func`` stores in it does not outlive it."""
-    if not scope.traced:
+    if not scope.is_traced:
         return False
     stack, seen = [func], set()
     while stack:

@@ -134,7 +134,7 @@ def _tests_array(fn: TracedFunction, test: ast.expr) -> bool:
         return any(_tests_array(fn, v) for v in test.values)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return _tests_array(fn, test.operand)
-    return fn.array(test)
+    return fn.is_array(test)
 
 
 def _flag_argument(test: ast.expr) -> str | None:
@@ -158,7 +158,7 @@ def _flag_argument(test: ast.expr) -> str | None:
 @FAMILY.on_call
 def _conversion(fn: TracedFunction, node: ast.Call, name: str) -> None:
     grad_only = not fn.not_only_grad
-    if name in CONVERSIONS and node.args and fn.array(node.args[0]):
+    if name in CONVERSIONS and node.args and fn.is_array(node.args[0]):
         # Under jax.grad alone the value exists: bool() and int() of it work, float()
         # and complex() do not (they would drop the derivative).
         if not grad_only or name in _NEED_DERIVATIVE:
@@ -168,12 +168,12 @@ def _conversion(fn: TracedFunction, node: ast.Call, name: str) -> None:
         and node.func.attr in ("item", "tolist")
         and not node.args
         and not grad_only
-        and fn.traced(node.func.value)
+        and fn.holds_tracer(node.func.value)
     ):
         fn.hit(node, "JP202", call=f".{node.func.attr}()")
     elif name.startswith("math.") and _array_argument(fn, node):
         fn.hit(node, "JP202", call=f"{dotted(node.func) or name}()")
-    elif name in _NUMPY_WRITERS and any(fn.traced(a) for a in _arguments(node)):
+    elif name in _NUMPY_WRITERS and any(fn.holds_tracer(a) for a in _arguments(node)):
         fix = "save the result outside, or from jax.debug.callback"
         fn.hit(node, "JP203", call=f"{dotted(node.func) or name}()", fix=fix)
     elif (
@@ -208,7 +208,7 @@ def _numpy_branches(fn: TracedFunction) -> Blocks:
 
 def _array_argument(fn: TracedFunction, node: ast.Call) -> bool:
     """Whether an argument of ``node``, by position or keyword, is a traced array."""
-    return any(fn.array(a) for a in _arguments(node))
+    return any(fn.is_array(a) for a in _arguments(node))
 
 
 def _arguments(node: ast.Call) -> list[ast.expr]:
