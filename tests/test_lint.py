@@ -1,7 +1,11 @@
-"""Tests for jaxpurity/linter/_lint.py and _lint_config.py: lint() over source text, files and
-folders; noqa comments; [tool.jaxpurity.lint] settings; files it cannot check."""
+"""Tests for jaxpurity/linter/_lint.py and _config.py: lint() over source text, files and
+folders; noqa comments; [tool.jaxpurity.lint] settings; files it cannot check; and the
+linter's layout (its imports)."""
 
 from __future__ import annotations
+
+import ast
+from pathlib import Path
 
 import pytest
 from lint_cases import found, source
@@ -187,3 +191,53 @@ def test_a_module_of_20000_lines_is_checked_in_one_go():
     assert module.count("\n") > 20000
     findings = jaxpurity.lint(source=module)
     assert [f.code for f in findings] == ["JP201", "JP130"] * 2250
+
+
+# -- the layout -------------------------------------------------------------------------------
+
+LINTER = Path(jaxpurity.__file__).parent / "linter"
+
+
+def _linter_imports() -> dict[str, set[str]]:
+    """Each module of jaxpurity.linter, and the modules of jaxpurity.linter it imports,
+    those under TYPE_CHECKING and inside functions included."""
+    names = {
+        ".".join(("jaxpurity", *p.relative_to(LINTER.parent).with_suffix("").parts)).removesuffix(
+            ".__init__"
+        ): p
+        for p in LINTER.rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    imported.add(full if full in names else node.module)
+            elif isinstance(node, ast.Import):
+                imported |= {alias.name for alias in node.names}
+        graph[name] = {other for other in imported if other in names and other != name}
+    return graph
+
+
+def test_no_import_cycle_runs_through_the_linter():
+    graph = _linter_imports()
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, "import cycle: " + " -> ".join((*path, name))
+        if name not in done:
+            for other in sorted(graph[name]):
+                visit(other, (*path, name))
+            done.add(name)
+
+    for name in sorted(graph):
+        visit(name, ())
+
+
+def test_the_analysis_imports_neither_a_rule_nor_the_driver():
+    for name, imported in _linter_imports().items():
+        if name.startswith("jaxpurity.linter.analysis"):
+            outside = {i for i in imported if not i.startswith("jaxpurity.linter.analysis")}
+            assert outside <= {"jaxpurity.linter"}, f"{name} imports {sorted(outside)}"

@@ -98,7 +98,7 @@ def test_the_reports_and_the_rule_table_import_no_lint_engine(module, table):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(done.stdout.split())
     assert ("jaxpurity.linter._rules" in loaded) == table
-    engine = "_lint _checker analysis._scope analysis._functions analysis._transformations".split()
-    engine += "analysis._annotations analysis._taint".split()
+    engine = "_lint _checker _context analysis._module analysis._functions".split()
+    engine += "analysis._applied_transforms analysis._annotations analysis._taint".split()
     assert not {f"jaxpurity.linter.{name}" for name in engine} & loaded
     assert "jax" not in loaded

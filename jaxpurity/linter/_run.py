@@ -38,7 +38,7 @@ POOL_FROM = 48
 #: The fewest files for which a terminal shows progress.
 PROGRESS_FROM = 200
 
-#: A file to check: its path, the codes to report, and the project's own jit_wrappers of jax.jit.
+#: A file to check: its path, the codes to report, and the project's own wrappers of jax.jit.
 Task = tuple[str, frozenset[str], frozenset[str]]
 #: What checking one file gives: its findings, and how its traced code reaches others.
 Result = tuple[list[Finding], list[Entry]]

@@ -1,13 +1,17 @@
 """What ``jaxpurity lint`` knows of a module before any rule looks at it: the analysis.
 
-Read from the syntax tree alone, nothing imported or run: what names stand for
-(``_names``), the module's functions (``_functions``), the JAX transformations
-the linter knows (``_wrappers``) and those the module applies to its functions
-(``_transformations``), what annotations say (``_annotations``), which
-functions JAX traces (``_scope``), which values are tracers and which surely
-arrays (``_taint``, with the data of ``_arrays``), names used after they are
-spent (``_flow``), Python's syntax (``_syntax``), and how traced code crosses
-into the other modules of the package being linted (``_package``). The rules
-(:mod:`jaxpurity.linter.rules`) read it through the checker; nothing here
-imports a rule.
+All of it read from the syntax tree, nothing imported or run. ``_module``
+(:class:`~jaxpurity.linter.analysis._module.ModuleAnalysis`) is the analysis of one
+module, and the place to start: which of its functions JAX traces, and how. It reads
+the module's functions and what a reference names (``_functions``); what its names
+stand for, imports resolved (``_names``); the JAX transformations the linter knows,
+data (``_known_transforms``), and those the module applies to its functions
+(``_applied_transforms``, each application a stack of ``_layers``); what annotations
+say (``_annotations``); which values hold tracers and which are surely arrays
+(``_taint``, with the data of ``_arrays``); and how traced code crosses into the
+other modules of the package being linted (``_package``). The checks read names used
+after they are spent (``_flow``), and everything reads Python's syntax (``_syntax``).
+
+Nothing here imports a rule or the driver: the rules (:mod:`jaxpurity.linter.rules`)
+see the analysis through the checks' contexts (:mod:`jaxpurity.linter._context`).
 """

@@ -1,6 +1,6 @@
-"""Tests for jaxpurity/linter/_scope.py (with _functions, _transformations, _annotations,
-_wrappers, _names and _taint): which functions JAX traces, by which transformation, and
-which of their values are traced.
+"""Tests for jaxpurity/linter/analysis/ (_module.py, with _functions, _applied_transforms,
+_known_transforms, _annotations, _names and _taint): which functions JAX traces, by which
+transformation, and which of their values hold tracers.
 """
 
 from __future__ import annotations
