@@ -29,6 +29,7 @@ __all__ = [
     "code_names",
     "is_user_code",
     "is_user_object",
+    "jit_layer",
     "named_arguments",
     "qualname",
     "reachable_code",
@@ -93,6 +94,26 @@ def unwrap(fn: Any) -> Any:
     """
     *_, innermost = wrappers(fn)
     return innermost
+
+
+def jit_layer(fn: Any) -> Any:
+    """The :func:`jax.jit` wrapper whose cache answers a call of ``fn``, looked for through
+    :func:`functools.partial` and bound methods; None where there is none.
+
+    Example:
+      >>> import functools, jax
+      >>> def scale(x, k):
+      ...     return x * k
+      >>> jitted = jax.jit(scale)
+      >>> jit_layer(functools.partial(jitted, k=2)) is jitted, jit_layer(scale)
+      (True, None)
+    """
+    for layer in wrappers(fn):
+        if is_jit_wrapper(layer):
+            return layer
+        if not isinstance(layer, (functools.partial, types.MethodType)):
+            return None
+    return None
 
 
 def strip_jit(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -390,18 +411,18 @@ def reachable_code(
       ['step', 'helper']
     """
     root = unwrap(fn)
-    functions: list[types.FunctionType] = [root] if isinstance(root, types.FunctionType) else []
+    functions: list[types.FunctionType] = []
     modules: list[types.ModuleType] = []
-    seen: set[int] = {id(f) for f in functions}
-    queue = collections.deque([fn, *values, *functions])
+    seen: set[int] = set()  # every value the walk has gone into: each once, cycles included
+    queue = collections.deque([root, fn, *values])
     while queue and len(functions) < _MAX_FUNCTIONS:
         value = queue.popleft()
         if isinstance(value, types.FunctionType):
-            if not functions or value is not functions[0]:
-                if id(value) in seen or not is_user_code(value):
-                    continue
-                seen.add(id(value))
-                functions.append(value)
+            # The root is the user's whatever its module says (a check of jaxpurity's own code)
+            if id(value) in seen or (value is not root and not is_user_code(value)):
+                continue
+            seen.add(id(value))
+            functions.append(value)
             names = code_names(value.__code__)
             queue.extend(cell_value(c) for c in value.__closure__ or ())
             queue.extend(value.__globals__.get(n) for n in names)

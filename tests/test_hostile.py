@@ -557,6 +557,42 @@ def _raises_value_error(x: jax.Array) -> jax.Array:
     raise ValueError("the function's own error")
 
 
+def _recursive(x: jax.Array, n: int = 3) -> jax.Array:
+    return x if n == 0 else _recursive(x * 2, n - 1)
+
+
+def _is_even(x: jax.Array, n: int = 4) -> jax.Array:
+    return x if n == 0 else _is_odd(x + 1, n - 1)
+
+
+def _is_odd(x: jax.Array, n: int) -> jax.Array:
+    return x if n == 0 else _is_even(x * 2, n - 1)
+
+
+def _own_attribute(x: jax.Array) -> jax.Array:
+    return x * _own_attribute.scale  # type: ignore[attr-defined]
+
+
+_own_attribute.scale = 2.0  # type: ignore[attr-defined]
+
+
+def _own_default(x: jax.Array, me: Any = None) -> jax.Array:
+    return x * 2 if me is None else me(x, None)
+
+
+_own_default.__defaults__ = (_own_default,)
+
+
+def _stax_layer() -> Callable[[jax.Array], jax.Array]:
+    """A stax-style layer that names itself through its closure cell."""
+
+    def apply_fun(x: jax.Array) -> jax.Array:
+        return x * len(apply_fun.states)  # type: ignore[attr-defined]
+
+    apply_fun.states = [1, 2]  # type: ignore[attr-defined]
+    return apply_fun
+
+
 namespace: dict[str, Any] = {"jnp": jnp}
 exec("def from_exec(x):\n    return jnp.sin(x)\n", namespace)  # no source file to read
 
@@ -602,9 +638,15 @@ DIAGNOSED: list[tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any], 
     ("float64 under default config", lambda x: x * 2, (np.ones(2, np.float64),), {}, None),
     ("complex input", lambda x: x * 1j, (jnp.ones(2),), {}, None),
     ("an int8 array", lambda x: x + 1, (jnp.ones(2, jnp.int8),), {}, None),
+    ("a recursive function", _recursive, (jnp.ones(2),), {}, None),
+    ("mutually recursive functions", _is_even, (jnp.ones(2),), {}, None),
+    ("a function that reads its own attribute", _own_attribute, (jnp.ones(2),), {}, None),
+    ("a function that is its own default", _own_default, (jnp.ones(2),), {}, None),
+    ("a function that names itself in its closure", _stax_layer(), (jnp.ones(2),), {}, None),
 ]
 
 
+@pytest.mark.timeout(60)  # a diagnostic that hangs fails here, not the whole run
 @pytest.mark.parametrize("api", ["check_pure", "find_leaks"])
 @pytest.mark.parametrize(
     ("name", "fn", "args", "kwargs", "own"), DIAGNOSED, ids=[d[0] for d in DIAGNOSED]
