@@ -313,7 +313,11 @@ class Scaler:
         return x * self.scale
 
 
-@pytest.mark.parametrize("how", ["function", "bound method"])
+def _scale_by(x: jax.Array, settings: _Settings) -> jax.Array:
+    return x * settings.scale
+
+
+@pytest.mark.parametrize("how", ["function", "bound method", "partial"])
 def test_check_pure_finds_the_stale_program_a_jit_cache_serves(
     how: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -323,11 +327,17 @@ def test_check_pure_finds_the_stale_program_a_jit_cache_serves(
         fast(x)
         monkeypatch.setitem(globals(), "SCALE", 0.5)
         monkeypatch.setitem(globals(), "MODE", "none")
-    else:
+    elif how == "bound method":
         scaler = Scaler()
         fast, plain = scaler.apply, functools.partial(Scaler.apply.__wrapped__, scaler)
         fast(x)
         scaler.scale = 0.5
+    else:  # a partial of a jitted function binds its static argument: the cache answers
+        settings = _Settings(2.0)
+        fast = functools.partial(jax.jit(_scale_by, static_argnames="settings"), settings=settings)
+        plain = functools.partial(_scale_by, settings=settings)
+        fast(x)
+        settings.scale = 0.5
     served, now = fast(x).tolist(), plain(x).tolist()
     assert served != now  # JAX's cache answers with the program traced before the change
     report = jaxpurity.check_pure(fast, x)

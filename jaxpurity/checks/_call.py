@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jaxpurity._introspect import (
+    jit_layer,
     named_arguments,
     qualname,
     reachable_code,
@@ -47,6 +48,8 @@ class BoundCall:
     Attributes:
       fn: The function as the user passed it; a jit wrapper answers from its
         cache through it.
+      jitted: The :func:`jax.jit` wrapper whose cache answers a call of ``fn``,
+        looked for through partials and bound methods; None where there is none.
       given: The arguments as the user passed them, ``(args, kwargs)``.
       body: What jit traces: ``fn`` with its jit wrappers looked through, and
         what a bound method or a partial binds kept.
@@ -83,6 +86,7 @@ class BoundCall:
     """
 
     fn: Callable[..., Any]
+    jitted: Any
     given: tuple[tuple[Any, ...], dict[str, Any]]
     body: Callable[..., Any]
     args: tuple[Any, ...]
@@ -105,9 +109,9 @@ class BoundCall:
         jit_args = args
         if isinstance(fn, types.MethodType) and is_jit_wrapper(fn.__func__):
             wrapper, jit_args = fn.__func__, (fn.__self__, *args)
-        jitted = is_jit_wrapper(wrapper)
-        static = jit_static_argument_names(wrapper) if jitted else None
-        donated = jit_donated_argument_names(wrapper) if jitted else None
+        jitted = jit_layer(wrapper)
+        static = jit_static_argument_names(jitted) if jitted is not None else None
+        donated = jit_donated_argument_names(jitted) if jitted is not None else None
         body = strip_jit(wrapper)
         bound = _bind(body, jit_args, kwargs)
         innermost = unwrap(body)
@@ -119,6 +123,7 @@ class BoundCall:
             parameters = [(name, value) for name, value in named if name in own]
         return cls(
             fn=fn,
+            jitted=jitted,
             given=(args, kwargs),
             body=body,
             args=jit_args,

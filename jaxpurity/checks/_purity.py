@@ -16,7 +16,6 @@ from jaxpurity._capture import printed, this_thread_output
 from jaxpurity._jax_compat import (
     can_drop_traces,
     has_compiled,
-    is_jit_wrapper,
     is_leak_error,
     jit_cache_misses,
     leak_checker_off,
@@ -262,7 +261,7 @@ def _check(call: BoundCall, scope: Snapshot) -> PurityReport:
         problem("dropped-callback", name=name, primitive=p, count=n)
         for p, n in sorted(dropped.items())
     ]
-    or_clear = OR_CLEAR_CACHE if is_jit_wrapper(call.fn) else ""  # no cache to clear else
+    or_clear = OR_CLEAR_CACHE if call.jitted is not None else ""  # no cache to clear else
     found_reads = [
         problem(r.problem, name=name, label=r.label, value=r.value, why=r.why, or_clear=or_clear)
         for r in [*outside, *reads]
@@ -398,7 +397,8 @@ def _fresh_run(fn: Callable[..., Any], call: SplitCall) -> Any:
 def _run_cached(
     call: BoundCall, restored: list[Restored], counts: collections.Counter[str]
 ) -> Outcome | None:
-    """What ``call.fn``, a jit wrapper, answers from its cache now; None when it has no program.
+    """What ``call.fn`` answers from its jit wrapper's cache now (``call.jitted``, reached
+    through partials and bound methods); None when it has no program.
 
     It is given copies of the arrays among the arguments, so that one that
     donates them (``donate_argnums``) leaves the caller's arrays alive. A
@@ -406,14 +406,14 @@ def _run_cached(
     these arguments traces the body (counted as a trace) and its result is
     not used; neither is an error (jit could not take the arguments).
     """
-    fn = call.fn
-    if not is_jit_wrapper(fn) or not has_compiled(fn):
+    fn, jitted = call.fn, call.jitted
+    if jitted is None or not has_compiled(jitted):
         return None
     # A wrapper with donate_argnums deletes the arrays it is given: hand it copies.
     args, kwargs = jax.tree_util.tree_map(
         lambda v: v.copy() if isinstance(v, jax.Array) else v, call.given
     )
-    with jit_cache_misses(fn) as missed:
+    with jit_cache_misses(jitted) as missed:
         outcome = _run_after_reset(restored, lambda: fn(*args, **kwargs))
     if missed():
         counts["trace"] += 1
