@@ -1,6 +1,7 @@
 """Score jaxpurity lint: its recall on impure code from bug reports, and its precision on reviews.
 
     python scorers/lint.py                 # recall on tests/data/lint_recall_corpus.py
+    python scorers/lint.py --corpus unseen # on tests/data/lint_recall_corpus_unseen.py
     python scorers/lint.py --cases         # and each case: flagged or not, with its codes
     python scorers/lint.py --reviews       # precision per rule, from tests/data/lint_reviews/
     python scorers/lint.py --reviews --checkouts DIR   # and lint DIR/<name> again
@@ -9,7 +10,10 @@ The recall corpus holds code reduced from public bug reports, impure or a pure
 look-alike, each with its thread (``tests/data/lint_recall_corpus.py`` says how it was
 collected). An impure case counts as flagged when the linter reports anything in its
 code (the code is reduced to what the thread shows), a look-alike as a false alarm when
-it reports anything. Every rule is on, JP122 included.
+it reports anything. Every rule is on, JP122 included. The unseen corpus marks the lines
+each thread blames (``# BUG``): its score says too how many impure cases have a finding on
+a marked line, and scores its two halves apart: the cases to work from, and the held-out
+ones (``HELD_OUT``), kept for checking whether a change made from the first half holds.
 
 The reviews (``tests/data/lint_reviews/<repository>.json``) are the findings of the
 linter on repositories no one here had read before, each labelled true or false by
@@ -32,6 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "data")]
 
 from lint_recall_corpus import CASES, Case  # noqa: E402
+from lint_recall_corpus_unseen import CASES as UNSEEN  # noqa: E402
+from lint_recall_corpus_unseen import HELD_OUT  # noqa: E402
 
 from jaxpurity.linter._lint import lint_paths  # noqa: E402
 from jaxpurity.linter._rules import RULES  # noqa: E402
@@ -40,35 +46,69 @@ REVIEWS = ROOT / "tests" / "data" / "lint_reviews"
 EVERY_RULE = [rule.code for rule in RULES]
 
 
-def codes_found(case: Case) -> list[str]:
-    """The codes that jaxpurity lint reports in a case's code, written out as a package."""
+CORPORA = {"dev": CASES, "unseen": UNSEEN}
+_MARK = "# BUG"
+
+
+def findings_in(case: Case) -> list[tuple[str, int, str]]:
+    """``(path, line, code)`` of each finding of jaxpurity lint in a case's code, written out
+    as a package."""
     with tempfile.TemporaryDirectory() as folder:
         for path, text in case.files.items():
             target = Path(folder, path)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
         findings, _ = lint_paths([folder], select=EVERY_RULE, config=False)
-    return sorted(f.code for f in findings)
+        return sorted(
+            (Path(f.path).relative_to(folder).as_posix(), f.line, f.code) for f in findings
+        )
 
 
-def score_corpus(show_cases: bool) -> None:
-    rows = [(case, codes_found(case)) for case in CASES]
-    impure = [(case, codes) for case, codes in rows if case.impure]
-    pure = [(case, codes) for case, codes in rows if not case.impure]
-    flagged = [case for case, codes in impure if codes]
-    alarms = [case for case, codes in pure if codes]
-    print(f"recall corpus: {len(rows)} cases from bug reports")
+def marked_lines(case: Case) -> set[tuple[str, int]]:
+    """The ``(path, line)`` of each line the case marks as the bug (``# BUG``)."""
+    return {
+        (path, number)
+        for path, text in case.files.items()
+        for number, line in enumerate(text.splitlines(), 1)
+        if line.rstrip().endswith(_MARK)
+    }
+
+
+def _score(rows: list[tuple[Case, list[tuple[str, int, str]]]], label: str) -> None:
+    impure = [(case, found) for case, found in rows if case.impure]
+    pure = [(case, found) for case, found in rows if not case.impure]
+    flagged = [case for case, found in impure if found]
+    alarms = [case for case, found in pure if found]
+    print(f"{label}: {len(rows)} cases from bug reports")
     print(f"impure: {len(flagged)}/{len(impure)} flagged")
+    marked = [(case, found) for case, found in impure if marked_lines(case)]
+    if marked:
+        on_line = [c for c, found in marked if {(p, n) for p, n, _ in found} & marked_lines(c)]
+        print(f"impure: {len(on_line)}/{len(marked)} with a finding on a line marked {_MARK}")
     print(f"look-alikes: {len(alarms)}/{len(pure)} flagged (false alarms)")
+
+
+def score_corpus(corpus: str, show_cases: bool) -> None:
+    rows = [(case, findings_in(case)) for case in CORPORA[corpus]]
+    _score(rows, f"recall corpus ({corpus})")
+    if corpus == "unseen":
+        for half, cases in (
+            ("to work from", [r for r in rows if r[0].id not in HELD_OUT]),
+            ("held out", [r for r in rows if r[0].id in HELD_OUT]),
+        ):
+            print()
+            _score(cases, f"{corpus}, the half {half}")
     if show_cases:
-        for case, codes in rows:
+        for case, found in rows:
+            codes = sorted(code for _, _, code in found)
             verdict = (
                 ("flagged" if codes else "missed")
                 if case.impure
                 else ("FALSE ALARM" if codes else "clean")
             )
-            shown = " ".join(codes) if codes else "-"
-            print(f"  {verdict:11} {case.id:40} {case.source:40} {shown}")
+            shown = " ".join(f"{code}@{line}" for _, line, code in found) or "-"
+            held = "held-out" if case.id in HELD_OUT else ""
+            print(f"  {verdict:11} {held:8} {case.id:40} {case.source:40} {shown}")
 
 
 def score_reviews(checkouts: Path | None) -> None:
@@ -117,6 +157,7 @@ def _recheck(review: dict, folder: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", choices=sorted(CORPORA), default="dev")
     parser.add_argument("--cases", action="store_true", help="print each case of the corpus")
     parser.add_argument("--reviews", action="store_true", help="score the labelled reviews")
     parser.add_argument("--checkouts", type=Path, help="lint DIR/<name> for each review again")
@@ -124,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.reviews:
         score_reviews(args.checkouts)
     else:
-        score_corpus(args.cases)
+        score_corpus(args.corpus, args.cases)
     return 0
 
 
