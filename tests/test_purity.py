@@ -1097,6 +1097,56 @@ def test_a_donated_argument_is_a_warning_and_the_callers_array_stays_alive() -> 
     assert not jaxpurity.check_pure(jax.jit(sgd), params, jnp.ones(3)).warnings
 
 
+_sgd_step = jax.jit(lambda p, g: p - 0.1 * g, donate_argnums=0)
+_GLOBAL_PARAMS: dict[str, jax.Array] = {}
+
+
+class _Trainer:
+    def __init__(self, params: jax.Array) -> None:
+        self.params = params
+
+    def train(self, x: jax.Array) -> jax.Array:
+        return _sgd_step(self.params, 2 * x)
+
+
+def _train(params: jax.Array, x: jax.Array) -> jax.Array:
+    return _sgd_step(params, 2 * x)
+
+
+def _train_held(held: Any, x: jax.Array) -> jax.Array:
+    return _sgd_step(held[0] if isinstance(held, (list, tuple)) else held["w"], 2 * x)
+
+
+def _train_global(x: jax.Array) -> jax.Array:
+    return _sgd_step(_GLOBAL_PARAMS["w"], 2 * x)
+
+
+@pytest.mark.parametrize(
+    "held_in", ["argument", "list", "tuple", "dict", "global", "partial", "bound self"]
+)
+def test_a_pure_caller_of_a_donating_step_is_pure_and_the_callers_arrays_stay_alive(
+    held_in: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its eager run would delete the caller's array (the inner jit donates it): each run gets
+    copies, so the report is right and the caller's arrays are alive after the check."""
+    params, x = jnp.ones(3), jnp.ones(3)
+    calls: dict[str, tuple[Any, tuple[Any, ...]]] = {
+        "argument": (_train, (params, x)),
+        "list": (_train_held, ([params], x)),
+        "tuple": (_train_held, ((params,), x)),
+        "dict": (_train_held, ({"w": params}, x)),
+        "global": (_train_global, (x,)),
+        "partial": (functools.partial(_train, params), (x,)),
+        "bound self": (_Trainer(params).train, (x,)),
+    }
+    monkeypatch.setitem(_GLOBAL_PARAMS, "w", params)
+    fn, args = calls[held_in]
+    report = jaxpurity.check_pure(fn, *args)
+    assert report.ok, str(report)  # (a bound self's attribute read is a warning of its own)
+    assert not params.is_deleted() and not x.is_deleted()
+    assert _GLOBAL_PARAMS["w"] is params
+
+
 class _Multiplier:
     def __init__(self, mul: float) -> None:
         self.mul = mul

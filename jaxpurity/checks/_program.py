@@ -23,6 +23,7 @@ __all__ = [
     "PURE_CALLBACKS",
     "debug_callbacks_in_loops",
     "debug_callbacks_in_remat",
+    "donates",
     "effectful_callbacks",
     "unused_callbacks",
 ]
@@ -103,3 +104,14 @@ def debug_callbacks_in_remat(program: Any) -> list[str]:
     do not count.
     """
     return _debug_callbacks_within(program, REMAT_PRIMITIVES)
+
+
+def donates(program: Any) -> bool:
+    """Whether ``program`` calls a jitted function that donates an argument (``donate_argnums``).
+
+    Inside the trace the donation is dropped, but run eagerly that call deletes
+    the array it is given: the caller's, unless each run gets copies
+    (:func:`jaxpurity.checks._copies.arrays_copied`). The equation's
+    ``donated_invars`` is read as on JAX 0.4.35 and 0.12.0.1.
+    """
+    return any(any(e.params.get("donated_invars", ())) for e in _equations(program))

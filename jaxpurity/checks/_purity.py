@@ -24,6 +24,7 @@ from jaxpurity._jax_compat import (
 from jaxpurity._jax_names import PRINTED_TRACER
 from jaxpurity._naming import short_repr
 from jaxpurity.checks._call import BoundCall
+from jaxpurity.checks._copies import arrays_copied
 from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._leaks import trace_finding_leaks
 from jaxpurity.checks._outcomes import Outcome, agree, run
@@ -40,6 +41,7 @@ from jaxpurity.checks._problems import (
 from jaxpurity.checks._program import (
     debug_callbacks_in_loops,
     debug_callbacks_in_remat,
+    donates,
     effectful_callbacks,
     unused_callbacks,
 )
@@ -204,6 +206,7 @@ def _check(call: BoundCall, scope: Snapshot) -> PurityReport:
         loop_callbacks = debug_callbacks_in_loops(traced.jaxpr)
         remat_callbacks = debug_callbacks_in_remat(traced.jaxpr)
         by_design = effectful_callbacks(traced.jaxpr)  # each call may answer anew: not compared
+        copy = donates(traced.jaxpr)  # eager runs would delete the caller's arrays: copies
         inputs.restore()
         with printed(echo=False):
             program, split = _compiled(traced, split, counted)
@@ -215,11 +218,11 @@ def _check(call: BoundCall, scope: Snapshot) -> PurityReport:
             # the traces it made (forgetting_traces), since a leak it reports leaves the
             # leaking function uncached for the caller (seen on 0.4.35 and 0.6.2).
             with leak_checker_on() if can_drop_traces() else contextlib.nullcontext():
-                eager = _run_after_reset(restored, lambda: counted(*call.args, **call.kwargs))
+                eager = _run_eagerly(call, counted, restored, copy)
             jax_leak = eager.error if eager.error and is_leak_error(eager.error) else None
             if jax_leak is not None:  # a finding of its own: the run's outcome is without it
                 inputs.restore()
-                eager = _run_after_reset(restored, lambda: counted(*call.args, **call.kwargs))
+                eager = _run_eagerly(call, counted, restored, copy)
             eager_effects = inputs.changes()
             inputs.restore()
             stage[0] = "trace"
@@ -286,7 +289,7 @@ def _check(call: BoundCall, scope: Snapshot) -> PurityReport:
     if state_changed and (mismatch or stale_cache or stale_program):
         # The runs above moved the user's state (a counter): show what the user's own calls
         # return instead, where those disagree too.
-        yours = _as_the_user_calls(call, split, scope, inputs, restored)
+        yours = _as_the_user_calls(call, split, scope, inputs, restored, copy)
         if not agree(yours.eager, yours.jitted) and not agree(yours.jitted, yours.traced):
             eager, fresh, first, cached = yours.eager, yours.jitted, yours.jitted, yours.jitted
             fresh_trace = yours.traced
@@ -321,7 +324,12 @@ class _UserCalls:
 
 
 def _as_the_user_calls(
-    call: BoundCall, split: SplitCall, scope: Snapshot, inputs: Snapshot, restored: list[Restored]
+    call: BoundCall,
+    split: SplitCall,
+    scope: Snapshot,
+    inputs: Snapshot,
+    restored: list[Restored],
+    copy: bool,
 ) -> _UserCalls:
     """Replay two calls as the user makes them, each series from the user's state.
 
@@ -337,7 +345,8 @@ def _as_the_user_calls(
         return _run_after_reset(restored, then)
 
     def eagerly() -> Any:
-        return call.body(*call.args, **call.kwargs)
+        with arrays_copied(call, copy) as (args, kwargs):
+            return jax.block_until_ready(call.body(*args, **kwargs))
 
     try:
         with printed(echo=False):
@@ -380,6 +389,14 @@ def _compiled(traced: Any, split: SplitCall, fn: Callable[..., Any]) -> tuple[An
         with uncached_tracing():
             program = jax.jit(flat.traceable(fn)).trace(*flat.args).lower().compile()
         return program, flat
+
+
+def _run_eagerly(
+    call: BoundCall, fn: Callable[..., Any], restored: list[Restored], copy: bool
+) -> Outcome:
+    """``fn`` on the call's arguments, without jit; on copies of its arrays where ``copy``."""
+    with arrays_copied(call, copy) as (args, kwargs):
+        return _run_after_reset(restored, lambda: fn(*args, **kwargs))
 
 
 def _run_after_reset(restored: list[Restored], call: Callable[[], Any]) -> Outcome:
