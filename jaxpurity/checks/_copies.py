@@ -108,7 +108,8 @@ class _Copier:
 
 def _rebind(partial: functools.partial[Any], args: tuple[Any, ...]) -> None:
     """Give ``partial`` other positional arguments (its ``__setstate__``, as pickle does)."""
-    partial.__setstate__((partial.func, args, partial.keywords, partial.__dict__ or None))
+    state = (partial.func, args, partial.keywords, partial.__dict__ or None)
+    partial.__setstate__(state)  # type: ignore[attr-defined]  # not in typeshed's partial
 
 
 def _has_own_attributes(value: Any) -> bool:
@@ -148,7 +149,8 @@ def arrays_copied(
                 bound = copier.copied(layer.args)
                 if bound is not layer.args:
                     rebind = functools.partial(_rebind, layer)
-                    copier.swaps.append(_Swap(lambda p=layer: p.args, rebind, layer.args, bound))
+                    get = functools.partial(getattr, layer, "args")
+                    copier.swaps.append(_Swap(get, rebind, layer.args, bound))
                     rebind(bound)
             elif isinstance(layer, types.MethodType):
                 copier.copied(layer.__self__)

@@ -15,11 +15,11 @@ from typing import Literal
 
 from jax.errors import UnexpectedTracerError
 
+from jaxpurity import explain  # the public entry: the checks use explain as a user does
 from jaxpurity._jax_names import GRAD_VMAP, LOOPS, SHARD_MAP
 from jaxpurity._naming import LRU_CACHE
 from jaxpurity._pages import page, topic_of, url
 from jaxpurity.checks._leaks import Leak
-from jaxpurity.explainer._explain import explain
 
 __all__ = [
     "PROBLEMS",
