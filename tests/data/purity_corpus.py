@@ -68,7 +68,8 @@ Made = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
 NEW = "0.10.2"
 OLD = "0.4.35"
-BOTH = (OLD, NEW)
+#: Each case's check() run again on every JAX of the test matrix (December 2026, issue 36).
+EVERY = (OLD, "0.6.2", NEW, "0.12.0.1")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1578,7 +1579,7 @@ CASES: list[Case] = [
         why="Under @jit, f() with `global g; g = g+1` gives 1, 1, 1 instead of 1, 2, 3.",
         make=_make_global_counter,
         check=_check_global_counter,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="global-store-tracer",
@@ -1589,7 +1590,7 @@ CASES: list[Case] = [
         "leak checker reports as a leaked tracer.",
         make=_make_save_to_global,
         check=_check_save_to_global,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="list-append-leak",
@@ -1600,7 +1601,7 @@ CASES: list[Case] = [
         "the leak checker was revived to catch.",
         make=lambda: _build_append_leak()[0],
         check=_check_append_leak,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="global-effects-list-once",
@@ -1611,7 +1612,7 @@ CASES: list[Case] = [
         "disabled does calling f twice give len(effects) == 2.",
         make=_make_effects,
         check=_check_effects,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="vmap-dict-closure-leak",
@@ -1622,7 +1623,7 @@ CASES: list[Case] = [
         "reported as a leaked trace.",
         make=lambda: _build_vmap_dict_leak()[0],
         check=_check_vmap_dict_leak,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="closure-list-accumulator",
@@ -1633,7 +1634,7 @@ CASES: list[Case] = [
         "closed-over list, is a mutating side effect that voids the jax.jit warranty.",
         make=lambda: _build_accumulator()[0],
         check=_check_accumulator,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="jit-method-sets-self-attr",
@@ -1644,7 +1645,7 @@ CASES: list[Case] = [
         "attribute x; without jit it does.",
         make=_make_set_subsystem,
         check=_check_set_subsystem,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="unflatten-reruns-init",
@@ -1655,7 +1656,7 @@ CASES: list[Case] = [
         "jit: no-jit gives 2 but the jitted method gives 1.",
         make=_make_halving_solver,
         check=_check_halving_solver,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="state-consumed-flag-lost",
@@ -1666,7 +1667,7 @@ CASES: list[Case] = [
         "the old state is not marked as consumed and can be reused.",
         make=_make_consumed_flag,
         check=_check_consumed_flag,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="print-traced-params",
@@ -1677,7 +1678,7 @@ CASES: list[Case] = [
         "objects (once, at trace time) instead of values.",
         make=_make_print_update,
         check=_check_print_update,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="print-under-grad",
@@ -1688,7 +1689,7 @@ CASES: list[Case] = [
         "of the numerical value.",
         make=_make_jutotal,
         check=_check_jutotal,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="numpy-random-in-jit",
@@ -1699,7 +1700,7 @@ CASES: list[Case] = [
         "numpy-style random API does not preserve that jit-invariance property.",
         make=_make_numpy_random,
         check=_check_numpy_random,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="stateful-generator-object",
@@ -1710,7 +1711,7 @@ CASES: list[Case] = [
         "returns the same number every time.",
         make=lambda: _build_generator()[0],
         check=_check_generator,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="global-key-split",
@@ -1721,7 +1722,7 @@ CASES: list[Case] = [
         "global key is left holding an escaped tracer.",
         make=_make_global_key,
         check=_check_global_key,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="global-key-registry",
@@ -1732,7 +1733,7 @@ CASES: list[Case] = [
         "the same 'random' number ten times.",
         make=lambda: _build_key_registry()[0],
         check=_check_key_registry,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="rng-context-make-rng",
@@ -1743,7 +1744,7 @@ CASES: list[Case] = [
         "inside them always produces the same 'random' numbers.",
         make=lambda: _build_rng_context()[0],
         check=_check_rng_context,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="time-seeded-key",
@@ -1754,7 +1755,7 @@ CASES: list[Case] = [
         "produces the same random numbers at every step.",
         make=_make_time_seeded,
         check=_check_time_seeded,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="environ-flag-at-trace-time",
@@ -1765,7 +1766,7 @@ CASES: list[Case] = [
         "while tracing, so a jitted function ignores later changes to the variable.",
         make=_make_env_flag,
         check=_check_env_flag,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="closure-scale-stale",
@@ -1776,7 +1777,7 @@ CASES: list[Case] = [
         "the gradient doubles.",
         make=lambda: _build_closure_scale()[0],
         check=_check_closure_scale,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="global-learning-rate-stale",
@@ -1787,7 +1788,7 @@ CASES: list[Case] = [
         "trace, so changing extra_learning_rate between step calls is ignored.",
         make=_make_scaled_step,
         check=_check_scaled_step,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="static-self-attributes-stale",
@@ -1798,7 +1799,7 @@ CASES: list[Case] = [
         "compiled step and later updates by fit are ignored.",
         make=lambda: _build_ip_reservoir()[0],
         check=_check_ip_reservoir,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="mutated-static-argument",
@@ -1820,7 +1821,7 @@ CASES: list[Case] = [
         "the callback's print never happens.",
         make=lambda: _build_unused_callback()[0],
         check=_check_unused_callback,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="pure-callback-progress-bar",
@@ -1831,7 +1832,7 @@ CASES: list[Case] = [
         "out, so progress-bar updates (a side effect) don't occur.",
         make=lambda: _build_progress_bar()[0],
         check=_check_progress_bar,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="debug-callback-hoisted-from-scan",
@@ -1842,7 +1843,7 @@ CASES: list[Case] = [
         "for jit(run) but once for jit(grad(run)): it gets hoisted out of the scan.",
         make=lambda: _build_hoisted_callback()[0],
         check=_check_hoisted_callback,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="bound-method-trace-flag",
@@ -1853,7 +1854,7 @@ CASES: list[Case] = [
         "the method and its `assert not self.f_traced` fails.",
         make=_make_trace_flag,
         check=_check_trace_flag,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="counter-method-jit",
@@ -1864,7 +1865,7 @@ CASES: list[Case] = [
         "count returns 1 every time.",
         make=_make_counter_method,
         check=_check_counter_method,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="batchnorm-running-mean-dict",
@@ -1875,7 +1876,7 @@ CASES: list[Case] = [
         "function through a reference, but jitted functions cannot mutate their inputs.",
         make=_make_batchnorm,
         check=_check_batchnorm,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="dict-argument-append",
@@ -1887,7 +1888,7 @@ CASES: list[Case] = [
         "side effect that jax.jit does not carry back to the caller.",
         make=_make_update_data,
         check=_check_update_data,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="lazy-property-cached-tracer",
@@ -1898,7 +1899,7 @@ CASES: list[Case] = [
         "property) during tracing leaks the trace.",
         make=lambda: _build_lazy_property()[0],
         check=_check_lazy_property,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="lru-cache-inside-jit",
@@ -1909,7 +1910,7 @@ CASES: list[Case] = [
         "fix is to cache outside the jit context.",
         make=lambda: _build_lru_cache()[0],
         check=_check_lru_cache,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="scan-body-writes-object-state",
@@ -1920,7 +1921,7 @@ CASES: list[Case] = [
         "leaks it out of the scan body.",
         make=lambda: _build_scan_state()[0],
         check=_check_scan_state,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="pytree-set-attr-under-grad",
@@ -1931,7 +1932,7 @@ CASES: list[Case] = [
         "escaped tracer on the object while jit drops the attribute.",
         make=_make_cpt,
         check=_check_cpt,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="nonlocal-rebound-in-jit",
@@ -1942,7 +1943,7 @@ CASES: list[Case] = [
         "a closure side effect the leak checker reports (the report resets `a = None`).",
         make=lambda: _build_nonlocal()[0],
         check=_check_nonlocal,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="backend-dispatch-by-type",
@@ -1953,7 +1954,7 @@ CASES: list[Case] = [
         "one is, which results in different keys.",
         make=_make_backend_dispatch,
         check=_check_backend_dispatch,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="eval-shape-global-list",
@@ -1964,7 +1965,7 @@ CASES: list[Case] = [
         "after eval_shape and raises UnexpectedTracerError.",
         make=lambda: _build_eval_shape_leak()[0],
         check=_check_eval_shape_leak,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="memory-field-increment",
@@ -1975,7 +1976,7 @@ CASES: list[Case] = [
         "(`self.value.value += 1`) instead of returning a new state.",
         make=_make_memory_counter,
         check=_check_memory_counter,
-        versions=BOTH,
+        versions=EVERY,
     ),
     # ------------------------------------------------------------------ pure cases
     Case(
@@ -1987,7 +1988,7 @@ CASES: list[Case] = [
         "changing non-local state (e.g. `global x_copy`) would be.",
         make=_make_rebind_copy,
         check=_pure(_make_rebind_copy),
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="read-module-level-function",
@@ -1998,7 +1999,7 @@ CASES: list[Case] = [
         "cannot modify it.",
         make=_make_mse,
         check=_pure(_make_mse),
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="index-update-returns-new",
@@ -2008,7 +2009,7 @@ CASES: list[Case] = [
         why="index_update does not update its input in place; it returns the updated array.",
         make=_make_record,
         check=_pure(_make_record),
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="at-set-under-jit",
@@ -2019,7 +2020,7 @@ CASES: list[Case] = [
         "leaves a untouched.",
         make=_make_fancy_set,
         check=_pure(_make_fancy_set),
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="debug-print-every-call",
@@ -2030,7 +2031,7 @@ CASES: list[Case] = [
         "jitted code on every call and returns nothing that changes the computation.",
         make=_make_debug_print,
         check=_check_debug_print,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="counter-as-argument",
@@ -2041,7 +2042,7 @@ CASES: list[Case] = [
         "incremented value returned.",
         make=_make_increment,
         check=_check_increment,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="explicit-key-threading",
@@ -2052,7 +2053,7 @@ CASES: list[Case] = [
         "key that is passed in and returned touches no global state.",
         make=_make_explicit_key,
         check=_check_explicit_key,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="rng-passed-into-jit",
@@ -2062,7 +2063,7 @@ CASES: list[Case] = [
         why="The 'Works' variant passes the rng into the jitted function explicitly.",
         make=_make_rnd_with_rng,
         check=_pure(_make_rnd_with_rng),
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="functional-state-returned",
@@ -2073,7 +2074,7 @@ CASES: list[Case] = [
         "uses the returned state instead of relying on mutation.",
         make=_make_functional_counter,
         check=_pure(_make_functional_counter),
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="fixed-key-noise",
@@ -2084,7 +2085,7 @@ CASES: list[Case] = [
         "layer is deterministic in its inputs.",
         make=_make_fixed_key,
         check=_pure(_make_fixed_key),
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="pure-callback-result-used",
@@ -2095,7 +2096,7 @@ CASES: list[Case] = [
         "with np.sin and its result used, jit and eager agree.",
         make=_make_callback_sin,
         check=_pure(_make_callback_sin),
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="fori-loop-carry",
@@ -2106,7 +2107,7 @@ CASES: list[Case] = [
         "them through the loop carry.",
         make=_make_iterate_get,
         check=_pure(_make_iterate_get),
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="scale-as-argument",
@@ -2117,7 +2118,7 @@ CASES: list[Case] = [
         "20 without recompiling the graph by hand.",
         make=_make_loss_sum_grad,
         check=_check_loss_sum_grad,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="return-new-object",
@@ -2128,7 +2129,7 @@ CASES: list[Case] = [
         "gives the expected [sub.x, x[2]] with and without jit.",
         make=_make_with_subsystem,
         check=_check_with_subsystem,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="unflatten-skips-init",
@@ -2139,7 +2140,7 @@ CASES: list[Case] = [
         "__init__ in tree_unflatten makes jit and no-jit agree.",
         make=_make_halving_solver_fixed,
         check=_check_halving_solver_fixed,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="scan-state-in-carry",
@@ -2150,7 +2151,7 @@ CASES: list[Case] = [
         "stacked outputs, with nothing stored outside.",
         make=_make_matrix_rollout,
         check=_pure(_make_matrix_rollout),
-        versions=BOTH,
+        versions=EVERY,
     ),
 ]
 

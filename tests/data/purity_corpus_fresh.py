@@ -51,7 +51,9 @@ __all__ = ["ALSO_IN_EXPLAIN_CORPORA", "CASES"]
 
 OLD = "0.10.2"
 NEW = "0.12.0.1"
-BOTH = (OLD, NEW)
+V062 = "0.6.2"
+#: Each case's check() run again on every JAX of the test matrix (December 2026, issue 36).
+EVERY = ("0.4.35", V062, OLD, NEW)
 
 #: Threads an ``explain`` corpus cites for their error text; their functions are taken here.
 ALSO_IN_EXPLAIN_CORPORA: tuple[str, ...] = (
@@ -1238,7 +1240,7 @@ CASES: list[Case] = [
         "unexpected-tracer errors; the boolean mask passed that way leaks under grad of scan.",
         make=_make_nondiff_mask,
         check=_check_nondiff_mask,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="checkpoint-callback-twice-under-grad",
@@ -1250,7 +1252,7 @@ CASES: list[Case] = [
         "callback count changes under a transformation: the nearest kind is dropped-callback).",
         make=lambda: _build_checkpoint_callback()[0],
         check=_check_checkpoint_callback,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="progress-callback-in-checkpointed-loop",
@@ -1261,7 +1263,7 @@ CASES: list[Case] = [
         "progress callback again in the backward pass, so the bar runs a second time.",
         make=lambda: _build_progress_scan()[0],
         check=_check_progress_scan,
-        versions=BOTH,
+        versions=(V062, OLD, NEW),
     ),
     Case(
         id="debug-print-f-string",
@@ -1272,7 +1274,7 @@ CASES: list[Case] = [
         "of the actual value: the text is formatted once, while tracing.",
         make=_make_debug_print_fstring,
         check=_check_debug_print_fstring,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="device-key-same-samples",
@@ -1283,7 +1285,7 @@ CASES: list[Case] = [
         "will be the exact same samples as a', while op-by-op the key advances on each call.",
         make=lambda: _build_device_samples()[0],
         check=_check_device_samples,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="autoguide-caches-plates",
@@ -1295,7 +1297,7 @@ CASES: list[Case] = [
         "removes the caching so that calls to the guide are pure.",
         make=lambda: _build_guide_plates(True)[0],
         check=_check_guide_plates,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="schedule-closure-in-static-field",
@@ -1306,7 +1308,7 @@ CASES: list[Case] = [
         "the schedule travels out in the TrainState's static tx field; the fix is onp.",
         make=_make_schedule_jnp,
         check=_check_schedule_jnp,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="cached-property-first-touched-in-jit",
@@ -1317,7 +1319,7 @@ CASES: list[Case] = [
         "inside a trace poisons the instance, and its next eager use raises.",
         make=lambda: _build_lazy_table(_BadLazy)[0],
         check=_check_lazy_table,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="static-self-objective-target",
@@ -1328,7 +1330,7 @@ CASES: list[Case] = [
         "objective's target and weight are not reflected in the jitted compute.",
         make=lambda: _build_objective()[0],
         check=_check_objective,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="switch-traces-every-branch",
@@ -1339,7 +1341,7 @@ CASES: list[Case] = [
         "0); apaszke: JAX assumes your code is pure.",
         make=_build_switch_prints,
         check=_check_switch_prints,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="stein-stores-traced-temperature",
@@ -1350,7 +1352,7 @@ CASES: list[Case] = [
         "SteinVI); the fix carries it in the Stein state.",
         make=_make_stein,
         check=_check_stein,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="jit-bound-method-reads-attribute",
@@ -1361,7 +1363,7 @@ CASES: list[Case] = [
         "attributes (c.mul) change, a stale-cache bug.",
         make=_make_bound_calc,
         check=_check_bound_calc,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="iterator-in-fori-loop-body",
@@ -1372,7 +1374,7 @@ CASES: list[Case] = [
         "always the same in the loop; the documented answer is not to use an iterator.",
         make=_build_iterator_loop,
         check=_check_iterator_loop,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="donated-argument-deleted",
@@ -1384,7 +1386,7 @@ CASES: list[Case] = [
         "does; the nearest kind is argument-mutation).",
         make=_make_donated,
         check=_check_donated,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="apply-populates-vjp-cache",
@@ -1395,7 +1397,7 @@ CASES: list[Case] = [
         "a later jax_vjp call.",
         make=lambda: _build_vjp_cache()[0],
         check=_check_vjp_cache,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="unseeded-random-global-generator",
@@ -1406,7 +1408,7 @@ CASES: list[Case] = [
         "global SeedGenerator, so they are deterministic per traced function execution.",
         make=lambda: _build_global_seed()[0],
         check=_check_global_seed,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="faq-global-read-and-print",
@@ -1417,7 +1419,7 @@ CASES: list[Case] = [
         "prints; with jit the print runs once and the first value of y is kept.",
         make=_make_faq,
         check=_check_faq,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="f-string-print-watches-tracer",
@@ -1429,7 +1431,7 @@ CASES: list[Case] = [
         "all is being passed in. From then on, the function doesn't run the Python code.'",
         make=_make_watch_tracer,
         check=_check_watch_tracer,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="self-key-split-in-scan-body",
@@ -1440,7 +1442,7 @@ CASES: list[Case] = [
         "is a side effect: every step draws the same noise and self.key is left a tracer.",
         make=_make_noisy_walk,
         check=_check_noisy_walk,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="world-step-updates-static-self",
@@ -1451,7 +1453,7 @@ CASES: list[Case] = [
         "updating self.v and self.p; you can only use jit on pure functions.",
         make=_make_world,
         check=_check_world,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="nonlocal-write-under-jvp",
@@ -1462,7 +1464,7 @@ CASES: list[Case] = [
         "nonlocal x.",
         make=_make_nonlocal_jvp,
         check=_check_nonlocal_jvp,
-        versions=BOTH,
+        versions=(V062, OLD, NEW),
     ),
     Case(
         id="loss-list-append-under-grad",
@@ -1473,7 +1475,7 @@ CASES: list[Case] = [
         "to a list like self.loss_list += [l] is a side effect.",
         make=_make_loss_list,
         check=_check_loss_list,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="vmapped-sys-assigned-to-env",
@@ -1485,7 +1487,7 @@ CASES: list[Case] = [
         "the object.",
         make=lambda: _build_domain_randomization()[0],
         check=_check_domain_randomization,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="rope-cache-traced-under-eval-shape",
@@ -1496,7 +1498,7 @@ CASES: list[Case] = [
         "kept on the module was a tracer and leaked; the fix computes it with NumPy.",
         make=_make_rope_jnp,
         check=_check_rope_jnp,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="vmapped-schedule-in-train-state",
@@ -1507,7 +1509,7 @@ CASES: list[Case] = [
         "and is kept in the TrainState's non-traced data, so a BatchTracer escapes the vmap.",
         make=_make_vmap_lr,
         check=_check_vmap_lr,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="seed-handler-keeps-traced-key",
@@ -1518,7 +1520,7 @@ CASES: list[Case] = [
         "the traced key as mutable state (the handler was later made stateless).",
         make=lambda: _build_seed_handler()[0],
         check=_check_seed_handler,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="callable-object-records-provenance",
@@ -1529,7 +1531,7 @@ CASES: list[Case] = [
         "metadata, ...) captured a tracer that was meant to stay inside the transformation.",
         make=_make_workflow,
         check=_check_workflow,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="sample-saves-intermediate-globally",
@@ -1540,7 +1542,7 @@ CASES: list[Case] = [
         "due to the saving of intermediate values to global state.",
         make=lambda: _build_advi_sample()[0],
         check=_check_advi_sample,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="update-method-stores-params",
@@ -1551,7 +1553,7 @@ CASES: list[Case] = [
         "train_agent.params afterwards raises: a side effect let an intermediate escape.",
         make=_make_agent,
         check=_check_agent,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="static-field-traced-at-init",
@@ -1563,7 +1565,7 @@ CASES: list[Case] = [
         "answer is to not use a static field.",
         make=_make_attention_traced,
         check=_check_attention_traced,
-        versions=BOTH,
+        versions=EVERY,
     ),
     # ------------------------------------------------------------------ pure cases
     Case(
@@ -1575,7 +1577,7 @@ CASES: list[Case] = [
         "static field holds constants, not tracers.",
         make=_make_schedule_numpy,
         check=_check_schedule_numpy,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="cached-property-forced-at-init",
@@ -1586,7 +1588,7 @@ CASES: list[Case] = [
         "before any trace, so it survives every call order.",
         make=lambda: _build_lazy_table(_GoodEager)[0],
         check=_check_eager_table,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="guide-builds-plates-per-call",
@@ -1596,7 +1598,7 @@ CASES: list[Case] = [
         why="The PR removes the caching such that calls to the guide are pure.",
         make=lambda: _build_guide_plates(False)[0],
         check=_check_guide_no_cache,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="temperature-in-returned-state",
@@ -1607,7 +1609,7 @@ CASES: list[Case] = [
         "not on self.",
         make=_make_stein_state,
         check=_pure(_make_stein_state),
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="switch-branches-debug-print",
@@ -1618,7 +1620,7 @@ CASES: list[Case] = [
         "for the branch taken, at run time.",
         make=_build_switch_debug_print,
         check=_check_switch_debug_print,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="debug-print-with-arguments",
@@ -1629,7 +1631,7 @@ CASES: list[Case] = [
         "jax.debug.print, which formats them at run time.",
         make=_make_debug_print_kwargs,
         check=_check_debug_print_kwargs,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="device-built-from-key-argument",
@@ -1640,7 +1642,7 @@ CASES: list[Case] = [
         "passed in, so new keys give new samples and a key gives the same samples.",
         make=_make_circuit_with_key,
         check=_check_circuit_with_key,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="loop-indexes-an-array",
@@ -1651,7 +1653,7 @@ CASES: list[Case] = [
         "the loop counter.",
         make=_make_indexed_total,
         check=_check_indexed_total,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="cached-property-on-argument-module",
@@ -1662,7 +1664,7 @@ CASES: list[Case] = [
         "are just not preserved across flattening, so the caller's module is untouched.",
         make=_make_lens,
         check=_check_lens,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="mask-as-ordinary-argument",
@@ -1673,7 +1675,7 @@ CASES: list[Case] = [
         "ordinary argument whose tangent the rule ignores, grad of the scan works.",
         make=_make_mask_argument,
         check=_check_mask_argument,
-        versions=BOTH,
+        versions=EVERY,
     ),
     Case(
         id="value-and-grad-returns-loss",
@@ -1684,7 +1686,7 @@ CASES: list[Case] = [
         "is a return value.",
         make=_make_value_and_grad,
         check=_pure(_make_value_and_grad),
-        versions=BOTH,
+        versions=EVERY,
     ),
 ]
 
