@@ -7,13 +7,18 @@ second corpus in the same format, collected later from other threads by someone 
 seen check_pure's score on it. Run:
 
     python scorers/check_pure.py                   # the scores, on both corpora
-    python scorers/check_pure.py --corpus fresh    # on one corpus: dev (the first), fresh
+    python scorers/check_pure.py --corpus fresh    # on one corpus: dev (the first), fresh,
+                                                   # unseen (scored by halves too)
     python scorers/check_pure.py --misses          # and every case check_pure gets wrong
     python scorers/check_pure.py --cases           # and what it found on every case
     python scorers/check_pure.py --platform        # beside the checks JAX itself offers
 
 An impure case scores when check_pure reports a problem (or a warning) of one of its kinds; a
 pure case when it reports no problem (a warning about a value read at trace time is allowed).
+tests/data/purity_corpus_unseen.py, collected later still, names kinds check_pure had no word
+for when it was collected (its ``NEW_KINDS``); its score is given for each of its two halves
+too: the cases to work from, and the held-out ones (``HELD_OUT``), kept for checking whether a
+change made from the first half holds.
 
 ``--platform`` runs, on fresh state for each, the checks a careful user already has without
 jaxpurity, written with plain JAX as that user would write them:
@@ -58,10 +63,17 @@ import jax  # noqa: E402
 import numpy as np  # noqa: E402
 from purity_corpus import CASES as DEV_CASES  # noqa: E402
 from purity_corpus_fresh import CASES as FRESH_CASES  # noqa: E402
+from purity_corpus_unseen import CASES as UNSEEN_CASES  # noqa: E402
+from purity_corpus_unseen import HELD_OUT  # noqa: E402
 
 import jaxpurity  # noqa: E402
 
-CORPORA = {"dev": DEV_CASES, "fresh": FRESH_CASES, "all": [*DEV_CASES, *FRESH_CASES]}
+CORPORA = {
+    "dev": DEV_CASES,
+    "fresh": FRESH_CASES,
+    "unseen": UNSEEN_CASES,
+    "all": [*DEV_CASES, *FRESH_CASES, *UNSEEN_CASES],
+}
 
 
 @contextlib.contextmanager
@@ -201,17 +213,15 @@ def _verdict(case, kinds, warnings_, error) -> str:
     return "false alarm" if kinds else "passed"
 
 
-def print_scores(rows, seconds: float, label: str) -> None:
+def print_scores(rows, seconds: float | None, label: str) -> None:
     impure = [r for r in rows if r[0].impure]
     pure = [r for r in rows if not r[0].impure]
     flagged = [r for r in impure if r[1] | r[2]]
     right_kind = [r for r in impure if (r[1] | r[2]) & set(r[0].kinds)]
     passed = [r for r in pure if not r[1] and r[3] is None]
     warned = [r for r in pure if r[2]]
-    print(
-        f"corpus ({label}): {len(rows)} functions from bug reports ({seconds:.1f} s), "
-        f"JAX {jax.__version__}"
-    )
+    took = "" if seconds is None else f" ({seconds:.1f} s)"
+    print(f"corpus ({label}): {len(rows)} functions from bug reports{took}, JAX {jax.__version__}")
     print(f"impure: {len(flagged)}/{len(impure)} flagged, {len(right_kind)} with a right kind")
     print(f"pure: {len(passed)}/{len(pure)} passed ({len(warned)} with a warning)")
     print(f"crashed: {sum(r[3] is not None for r in rows)}")
@@ -236,7 +246,8 @@ def print_cases(rows) -> None:
         expected = ", ".join(case.kinds) or "-"
         got = "crash" if error is not None else (", ".join(found) or "nothing")
         verdict = _verdict(case, kinds, warnings_, error)
-        print(f"{case.id:40} {label:6} {verdict:11} {expected} -> {got}")
+        held = "held-out " if case.id in HELD_OUT else ""
+        print(f"{case.id:40} {held}{label:6} {verdict:11} {expected} -> {got}")
 
 
 def print_platform(rows) -> None:
@@ -312,6 +323,10 @@ def main(argv: list[str] | None = None) -> int:
     rows = [(case, *run(case)) for case in cases]
     seconds = time.perf_counter() - start
     print_scores(rows, seconds, args.corpus)
+    if args.corpus == "unseen":
+        for half, held in (("to work from", False), ("held out", True)):
+            print()
+            print_scores([r for r in rows if (r[0].id in HELD_OUT) == held], None, half)
     if args.misses:
         print_misses(rows)
     if args.cases:
