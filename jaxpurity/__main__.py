@@ -128,6 +128,27 @@ def _add_lint(commands: argparse._SubParsersAction) -> None:
     )
     lint_cmd.add_argument("--no-config", action="store_true", help="do not read pyproject.toml")
     lint_cmd.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the cache of results (.jaxpurity_cache/ at the root of "
+        "the tree, kept so that a second run over unchanged files reads them back)",
+    )
+    lint_cmd.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help="keep the cache in DIR (default: .jaxpurity_cache in the nearest folder above "
+        "the paths that holds a pyproject.toml or .git, else in their common folder)",
+    )
+    lint_cmd.add_argument(
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help="check files in up to N processes, for 48 files or more not in the cache; 1 "
+        "checks them in this process (default: one per core, at most 8, on more than 2 "
+        "cores; else 1)",
+    )
+    lint_cmd.add_argument(
         "--explain",
         nargs="?",
         const="all",
@@ -135,6 +156,16 @@ def _add_lint(commands: argparse._SubParsersAction) -> None:
         help="say what a rule finds, the page that explains it and what it cannot see "
         "(every rule without CODE), and exit",
     )
+
+
+def _jobs(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of processes, 1 or more")
+    return jobs
 
 
 def _codes(text: str) -> list[str]:
@@ -175,7 +206,11 @@ def _lint(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             ignore=args.ignore,
             wrappers=args.wrappers,
             config=not args.no_config,
+            jobs=args.jobs,
             progress=args.format == "text" and sys.stderr.isatty(),
+            cache=not args.no_cache,
+            cache_dir=args.cache_dir,
+            note=lambda text: print(f"jaxpurity lint: {text}", file=sys.stderr),
         )
     except (FileNotFoundError, ValueError) as error:
         parser.error(f"lint: {error}")

@@ -57,9 +57,9 @@ def test_lint_checks_files_and_folders_but_not_hidden_folders_caches_and_venvs(t
 def test_lint_refuses_a_missing_path_and_wrong_arguments(tmp_path):
     with pytest.raises(FileNotFoundError, match="no such file or folder"):
         jaxpurity.lint(tmp_path / "missing.py")
-    with pytest.raises(ValueError, match="give paths to check, or source=, not both"):
+    with pytest.raises(ValueError, match="give paths to check or source=, not both"):
         jaxpurity.lint(tmp_path, source="x = 1")
-    with pytest.raises(ValueError, match="give paths to check, or source="):
+    with pytest.raises(ValueError, match="give the files or folders to check, or source="):
         jaxpurity.lint()
     with pytest.raises(ValueError, match="'JP9' is no jaxpurity lint rule"):
         jaxpurity.lint(source="x = 1", select=["JP9"])

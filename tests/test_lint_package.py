@@ -1,5 +1,6 @@
-"""Tests for jaxpurity/linter/_package.py and _run.py: traced code followed across the modules
-of a package, the same findings from one process or many, and progress on a terminal.
+"""Tests for jaxpurity/linter/analysis/_package.py and _run.py: traced code followed across
+the modules of a package, the same findings from one process or many (a pool only where it
+pays), and progress on a terminal.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ _TEXT_TOOLS = {
     ),
     "jaxpurity lint on the command line": (
         "from jaxpurity.__main__ import main\n"
-        "assert main(['lint', '--no-config', 'jaxpurity/_pages.py']) == 0"
+        "assert main(['lint', '--no-config', '--no-cache', 'jaxpurity/_pages.py']) == 0"
     ),
     "jaxpurity explain on the command line": (
         "from jaxpurity.__main__ import main\n"

@@ -110,11 +110,15 @@ class Package:
     def __init__(self, files: Iterable[Path], roots: Iterable[Path]) -> None:
         self._files: dict[str, str] = {}  # dotted name -> file
         self._names: dict[str, str] = {}  # file -> its own dotted name
-        folders = [Path(root) for root in roots]
+        #: Each name :meth:`target` was asked, and its answer, in a :meth:`recording` copy.
+        self.asked: dict[str, Target | None] | None = None
+        folders = [Path(root).resolve() for root in roots]
+        packages: dict[Path, tuple[str, ...]] = {}  # each folder's package, read once
         for file in files:
             key = str(file)
-            names = [_from_init_files(Path(file))]
-            names += [_from_root(Path(file), root) for root in folders]
+            resolved = Path(file).resolve()
+            names = [_from_init_files(Path(file), resolved.parent, packages)]
+            names += [_from_root(resolved, root) for root in folders]
             for name in names:
                 if name:
                     self._files.setdefault(name, key)
@@ -135,29 +139,72 @@ class Package:
     def target(self, qualified: str) -> Target | None:
         """The function of a module being linted that a qualified name refers to (a
         function, or a method of a class), or None."""
+        found = None
         parts = qualified.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             file = self._files.get(".".join(parts[:cut]))
             if file is not None:
                 rest = parts[cut:]
-                return Target(file, ".".join(rest)) if len(rest) <= 2 else None
-        return None
+                found = Target(file, ".".join(rest)) if len(rest) <= 2 else None
+                break
+        if self.asked is not None:
+            self.asked[qualified] = found
+        return found
+
+    def recording(self) -> Package:
+        """This package, noting in :attr:`asked` each name that :meth:`target` is asked and
+        what it answers: all that one module's analysis learns of the other modules' files,
+        besides the entries that reach it (the cache keeps a module's results while the
+        same names give the same answers).
+
+        Example:
+          >>> package = Package([Path("pkg/__init__.py"), Path("pkg/utils.py")], [Path(".")])
+          >>> recording = package.recording()
+          >>> _ = recording.target("pkg.utils.helper"), recording.target("numpy.sum")
+          >>> recording.asked
+          {'pkg.utils.helper': Target(file='pkg/utils.py', path='helper'), 'numpy.sum': None}
+        """
+        copy = object.__new__(Package)
+        copy._files, copy._names, copy.asked = self._files, self._names, {}
+        return copy
 
 
-def _from_init_files(file: Path) -> str | None:
-    """The dotted name that ``__init__.py`` files give a module; None outside a package."""
-    folder = file.resolve().parent
-    parts = [] if file.name == "__init__.py" else [file.stem]
-    while (folder / "__init__.py").is_file():
-        parts.insert(0, folder.name)
-        folder = folder.parent
+def _from_init_files(file: Path, folder: Path, packages: dict[Path, tuple[str, ...]]) -> str | None:
+    """The dotted name that ``__init__.py`` files give a module in ``folder`` (its real
+    folder); None outside a package. ``packages`` keeps each folder's package."""
+    parts = [*_package_parts(folder, packages)]
+    if file.name != "__init__.py":
+        parts.append(file.stem)
     return ".".join(parts) if len(parts) > 1 or file.name == "__init__.py" else None
 
 
+def _package_parts(folder: Path, packages: dict[Path, tuple[str, ...]]) -> tuple[str, ...]:
+    """The names of the packages that ``folder`` is in, itself included, from the
+    outermost: the folders above it that hold an ``__init__.py``, up to the first that
+    does not."""
+    unknown = []
+    while folder not in packages:
+        if not (folder / "__init__.py").is_file():
+            packages[folder] = ()
+            break
+        unknown.append(folder)
+        if folder.parent == folder:
+            packages[folder] = ()
+            unknown.pop()
+            break
+        folder = folder.parent
+    parts = packages[folder]
+    for inner in reversed(unknown):
+        parts = (*parts, inner.name)
+        packages[inner] = parts
+    return parts
+
+
 def _from_root(file: Path, root: Path) -> str | None:
-    """The dotted name of a module by its path from a folder given; None outside it."""
+    """The dotted name of a module (its real path) by its path from a folder given (its
+    real path); None outside it."""
     try:
-        relative = file.resolve().relative_to(root.resolve())
+        relative = file.relative_to(root)
     except ValueError:
         return None
     parts = list(relative.with_suffix("").parts)
