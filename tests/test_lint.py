@@ -5,6 +5,7 @@ linter's layout (its imports)."""
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
 import pytest
@@ -171,6 +172,126 @@ def test_checks_that_run_out_of_stack_are_a_finding(monkeypatch):
     monkeypatch.setattr(jaxpurity.linter._lint, "check", too_deep)
     (finding,) = jaxpurity.lint(source="x = 1\n")
     assert finding.code == "JP000" and "nested too deeply to check" in finding.message
+
+
+@pytest.mark.parametrize("codec", ["rot13", "uu_codec", "zlib_codec", "hex_codec"])
+def test_a_coding_cookie_of_no_text_encoding_is_unparsable_not_a_crash(tmp_path, codec):
+    cookie = tmp_path / "x.py"
+    cookie.write_bytes(f"# -*- coding: {codec} -*-\n".encode() + source(PRINT).encode())
+    (finding,) = jaxpurity.lint(cookie)
+    assert (finding.code, finding.line) == ("JP000", 1)
+    assert f"coding cookie names {codec!r}, which is not a text encoding" in finding.message
+    assert "name a text encoding such as utf-8" in finding.message
+
+
+def test_bytes_that_are_not_utf_8_are_unparsable_at_the_first_bad_byte(tmp_path):
+    late = tmp_path / "late.py"
+    late.write_bytes(source(PRINT).encode() + b"s = '\xff'\n")
+    (finding,) = jaxpurity.lint(late)
+    assert (finding.code, finding.line, finding.col) == ("JP000", 7, 6)
+    assert "byte 0xff is not utf-8 text" in finding.message and "coding cookie" in finding.message
+
+
+def test_a_nul_byte_is_unparsable_where_it_is(tmp_path):
+    nul = tmp_path / "nul.py"
+    nul.write_bytes(source(PRINT).encode() + b"x = 1\x00\n")
+    (finding,) = jaxpurity.lint(nul)
+    assert (finding.code, finding.line, finding.col) == ("JP000", 7, 6)
+    assert "NUL character" in finding.message
+
+
+def test_an_expression_nested_deeper_than_the_parser_goes_is_unparsable_with_a_note():
+    deep = "import jax\n@jax.jit\ndef f(a):\n    return " + "+".join(["a"] * 50_000) + "\n"
+    (finding,) = jaxpurity.lint(source=deep)
+    assert finding.code == "JP000" and "(RecursionError)" in finding.message
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_named_like_a_module_is_skipped_with_a_note_not_read(tmp_path):
+    os.mkfifo(tmp_path / "x.py")
+    write(tmp_path / "ok.py")
+    with pytest.warns(UserWarning, match=r"x\.py' skipped: not a regular file \(a FIFO\)"):
+        findings = jaxpurity.lint(tmp_path, cache=False)
+    assert [Path(f.path).name for f in findings] == ["ok.py"]
+    with pytest.warns(UserWarning, match="a FIFO"):
+        assert jaxpurity.lint(tmp_path / "x.py", cache=False) == []
+
+
+def test_a_symlink_loop_is_skipped_with_a_note(tmp_path):
+    os.symlink(tmp_path / "b.py", tmp_path / "a.py")
+    os.symlink(tmp_path / "a.py", tmp_path / "b.py")
+    with pytest.warns(UserWarning, match="a symlink loop") as noted:
+        assert jaxpurity.lint(tmp_path, cache=False) == []
+    assert len(noted) == 2
+    with pytest.warns(UserWarning, match="a symlink loop"):
+        assert jaxpurity.lint(tmp_path / "a.py", cache=False) == []
+
+
+def test_a_folder_named_like_a_module_is_searched_as_a_folder(tmp_path):
+    write(tmp_path / "x.py" / "inner.py")
+    for given in (tmp_path, tmp_path / "x.py"):
+        found = jaxpurity.lint(given, cache=False)
+        assert [(Path(f.path).name, f.code) for f in found] == [("inner.py", "JP130")]
+
+
+@pytest.mark.parametrize("option", ["select", "ignore", "wrappers"])
+@pytest.mark.parametrize("value", ["JP1", None, [1], ["JP1", None]])
+def test_options_that_are_not_lists_of_strings_are_a_type_error_that_says_the_fix(
+    tmp_path, option, value
+):
+    if option == "select" and value is None:
+        assert jaxpurity.lint(source=source(PRINT), select=None)  # the default rules
+        return
+    example = {"select": "select=['JP1']", "ignore": "ignore=['JP111']"}.get(
+        option, "wrappers=['mylib.jit']"
+    )
+    for call in (
+        lambda: jaxpurity.lint(source=source(PRINT), **{option: value}),
+        lambda: jaxpurity.lint(write(tmp_path / "a.py"), **{option: value}),
+    ):
+        with pytest.raises(TypeError, match=f"^lint: {option} must be a list of") as error:
+            call()
+        assert "pass a list of" in str(error.value) and example in str(error.value)
+
+
+def test_source_as_bytes_is_decoded_as_python_decodes_a_file():
+    latin = ("# -*- coding: latin-1 -*-\n" + source(PRINT) + "s = 'é'\n").encode("latin-1")
+    assert [(f.line, f.code) for f in jaxpurity.lint(source=latin)] == [(6, "JP130")]
+    assert [f.code for f in jaxpurity.lint(source=source(PRINT).encode())] == ["JP130"]
+    (finding,) = jaxpurity.lint(source=b"# -*- coding: rot13 -*-\nx = 1\n")
+    assert finding.code == "JP000" and "not a text encoding" in finding.message
+    with pytest.raises(TypeError, match="source= must be Python source, a str .or bytes"):
+        jaxpurity.lint(source=5)
+
+
+def test_a_path_that_is_neither_text_nor_a_path_is_a_type_error():
+    with pytest.raises(TypeError, match="each path must be a str or a path-like object"):
+        jaxpurity.lint(3)
+
+
+@pytest.mark.parametrize(
+    ("table", "error"),
+    [
+        ("tool = 'x'\n", r"tool must be a table \(\[tool\]\), not str 'x'"),
+        ("[tool]\njaxpurity = 3\n", r"tool.jaxpurity must be a table"),
+        ("[tool.jaxpurity]\nlint = [1]\n", r"tool.jaxpurity.lint must be a table"),
+        ("[tool.jaxpurity.lint]\nselect = 5\n", "select must be a list of strings"),
+        ("[tool.jaxpurity.lint]\nwrappers = [1]\n", "wrappers must be a list of strings"),
+    ],
+)
+def test_settings_of_the_wrong_type_are_named_with_the_file_and_key(tmp_path, table, error):
+    pyproject = write(tmp_path / "pyproject.toml", table)
+    with pytest.raises(ValueError, match=error) as info:
+        jaxpurity.lint(write(tmp_path / "a.py"), cache=False)
+    assert str(pyproject) in str(info.value)
+
+
+def test_a_pyproject_that_is_not_utf_8_is_named(tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_bytes(b"[tool.jaxpurity.lint]\nselect = ['\xff']\n")
+    with pytest.raises(ValueError, match="not UTF-8 text, as TOML must be") as info:
+        jaxpurity.lint(write(tmp_path / "a.py"), cache=False)
+    assert str(pyproject) in str(info.value)
 
 
 def test_columns_count_characters_on_lines_that_are_not_ascii():

@@ -228,3 +228,13 @@ def test_no_progress_when_standard_error_is_not_a_terminal(tmp_path, capsys, mon
         (tmp_path / f"m{i}.py").write_text(CLEAN, encoding="utf-8")
     _, _, err = run(["lint", "--no-config", str(tmp_path)], capsys)
     assert err == "jaxpurity lint: no findings in 3 file(s)\n"
+
+
+def test_a_path_skipped_is_noted_on_standard_error(tmp_path, capsys):
+    os.symlink(tmp_path / "b.py", tmp_path / "a.py")
+    os.symlink(tmp_path / "a.py", tmp_path / "b.py")
+    (tmp_path / "ok.py").write_text(CLEAN, encoding="utf-8")
+    status, out, err = run(["lint", "--no-config", "--no-cache", str(tmp_path)], capsys)
+    assert status == 0 and out == ""
+    assert f"jaxpurity lint: '{tmp_path / 'a.py'}' skipped: a symlink loop" in err
+    assert err.endswith("jaxpurity lint: no findings in 1 file(s)\n")

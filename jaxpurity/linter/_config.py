@@ -62,15 +62,23 @@ def read_config(path: Path) -> LintConfig | None:
     """
     try:
         document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"{path}: cannot read it: {error}") from None
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not UTF-8 text, as TOML must be: {error}") from None
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read it: {error.strerror or error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"{path}: not valid TOML: {error}") from None
-    table = document.get("tool", {}).get("jaxpurity", {}).get("lint")
-    if table is None:
-        return None
-    if not isinstance(table, dict):
-        raise ValueError(f"{path}: [tool.jaxpurity.lint] must be a table")
+    table: Any = document
+    for depth, key in enumerate(("tool", "jaxpurity", "lint"), start=1):
+        table = table.get(key)
+        if table is None:
+            return None
+        if not isinstance(table, dict):
+            name = ".".join(("tool", "jaxpurity", "lint")[:depth])
+            raise ValueError(
+                f"{path}: {name} must be a table ([{name}]), not {type(table).__name__} "
+                f"{table!r:.40}; jaxpurity lint's settings go under [tool.jaxpurity.lint]"
+            )
     unknown = sorted(set(table) - set(_KEYS))
     if unknown:
         raise ValueError(

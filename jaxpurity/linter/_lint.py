@@ -480,7 +480,12 @@ def _check_source(
             "(RecursionError); split the expression into smaller ones"
         )
         return [_unchecked(path, 1, 1, reason)], []
-    except ValueError as error:  # what else the parser refuses (a lone surrogate, say)
+    except UnicodeEncodeError as error:  # a str with a lone surrogate: no file holds one
+        line = source.count("\n", 0, error.start) + 1
+        character = f"U+{ord(source[error.start]):04X}"
+        reason = f"cannot parse it: it holds {character}, a lone surrogate, which is not text"
+        return [_unchecked(path, line, 1, reason)], []
+    except ValueError as error:  # what else the parser refuses
         return [_unchecked(path, 1, 1, f"cannot parse it: {error}")], []
     lines = source.splitlines()
     silenced = _noqa(lines)
@@ -511,7 +516,11 @@ def findings_in(
             analysis = ModuleAnalysis(tree, names, known, package, path, entries)
             hits = check(analysis)
     except RecursionError:
-        return [_unchecked(path, 1, 1, "an expression is nested too deeply to check")]
+        reason = (
+            "an expression is nested too deeply to check (RecursionError); split it into "
+            "smaller ones"
+        )
+        return [_unchecked(path, 1, 1, reason)]
     if outgoing is not None:
         outgoing += analysis.outgoing
     findings: dict[tuple[int, int, str], Finding] = {}
