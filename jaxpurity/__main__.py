@@ -144,9 +144,8 @@ def _add_lint(commands: argparse._SubParsersAction) -> None:
         "--jobs",
         type=_jobs,
         metavar="N",
-        help="check files in up to N processes, for 48 files or more not in the cache; 1 "
-        "checks them in this process (default: one per core, at most 8, on more than 2 "
-        "cores; else 1)",
+        help="check files in up to N processes, when 48 files or more are not in the cache; "
+        "1 checks them in this process (default: one per core, at most 8)",
     )
     lint_cmd.add_argument(
         "--explain",

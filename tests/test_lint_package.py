@@ -200,3 +200,16 @@ def test_calls_are_followed_as_many_modules_deep_as_there_are_rounds(tmp_path, m
         },
     )
     assert found(tmp_path) == ({("pkg/c.py", 2, "JP130")} if rounds == 3 else set())
+
+
+def test_a_pool_starts_only_for_a_round_of_many_files_not_in_the_cache(tmp_path, monkeypatch):
+    def no_pool(self):
+        raise AssertionError("a pool was started")
+
+    write(tmp_path, {f"m{i:02}.py": "x = 1\n" for i in range(_run.POOL_FROM)})
+    lint_paths([tmp_path], config=False, jobs=1, cache=True)  # every file now in the cache
+    monkeypatch.setattr(_run._Checker, "_pool", no_pool)
+    assert lint_paths([tmp_path], config=False, jobs=8, cache=True) == ([], _run.POOL_FROM)
+    write(tmp_path, {"m00.py": "x = 2\n"})  # one file to check: in this process
+    assert lint_paths([tmp_path], config=False, jobs=8, cache=True) == ([], _run.POOL_FROM)
+    assert _run.default_jobs() >= 1

@@ -46,7 +46,7 @@ from jaxpurity.linter._run import Checked, run
 from jaxpurity.linter.analysis._known_transforms import with_jit_wrappers
 from jaxpurity.linter.analysis._module import ModuleAnalysis
 from jaxpurity.linter.analysis._names import Names
-from jaxpurity.linter.analysis._package import Entry, Package
+from jaxpurity.linter.analysis._package import Entry, Package, real_path
 
 __all__ = [
     "check_file",
@@ -368,6 +368,7 @@ def python_files(
       FileNotFoundError: A path does not exist.
     """
     seen: set[Path] = set()
+    folders: dict[str, str] = {}  # each folder's real path
     for given in paths:
         path = Path(given)
         kind = _kind(path)
@@ -381,7 +382,7 @@ def python_files(
             _note(note, f"{str(given)!r} skipped: {kind}")
             continue
         for candidate in candidates:
-            key = candidate.resolve()
+            key = real_path(candidate, folders)
             if key not in seen:
                 seen.add(key)
                 yield candidate
