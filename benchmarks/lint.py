@@ -1,19 +1,32 @@
-"""How fast jaxpurity lint checks files, and that its time grows linearly with the input.
+"""How fast jaxpurity lint checks files, that its time grows linearly, and what its cache saves.
 
     python benchmarks/lint.py [PATH ...]
+    python benchmarks/lint.py --cache [--baseline DIR] [--jobs N] [PATH ...]
 
-checks the given files and folders (by default this repository's package, tests and
-gallery) and prints files per second and lines per second, the best of a few runs,
+The first checks the given files and folders (by default this repository's package, tests
+and gallery) and prints files per second and lines per second, the best of a few runs,
 beside the time Python takes only to parse the same files (which no AST linter can beat).
 Then it checks generated modules of 5,000 to 40,000 lines, each twice the one before,
 and prints how the time grows: twice the lines should take about twice the time.
+
+``--cache`` times the command line as a user runs it, each run a fresh ``python -m
+jaxpurity lint`` process, side by side in one run, a few rounds in turn: with
+``--no-cache``; cold (an empty cache folder, which the run fills); warm (the same folder
+again, nothing changed); and, with ``--baseline DIR``, the jaxpurity package in DIR (a
+copy of another commit: ``git archive <commit> jaxpurity | tar -x -C DIR``), whose
+default is its own. It prints the best and the median of each, and checks that all of
+them print the same findings. ``--jobs N`` is passed on to this checkout's runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import os
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -50,10 +63,74 @@ def generated(blocks: int) -> str:
     )
 
 
+def command_line(paths: list[Path], options: list[str], package: Path = ROOT) -> tuple[float, str]:
+    """One run of ``python -m jaxpurity lint`` in a fresh process, with the jaxpurity package
+    of ``package``: its wall time, and what it printed on standard output."""
+    environment = {**os.environ, "PYTHONPATH": str(package.resolve())}
+    command = [sys.executable, "-m", "jaxpurity", "lint", "--no-config", *options]
+    files = [str(path.resolve()) for path in paths]
+    # From a folder of no package: python -m puts the current folder first on sys.path, where
+    # a checkout's jaxpurity would come before the one asked for.
+    with tempfile.TemporaryDirectory() as elsewhere:
+        start = time.perf_counter()
+        done = subprocess.run(
+            [*command, *files], env=environment, cwd=elsewhere, capture_output=True, text=True
+        )
+        seconds = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr}")
+    return seconds, done.stdout
+
+
+def cache_section(paths: list[Path], baseline: Path | None, jobs: int | None) -> None:
+    """Cold, warm and no-cache runs (and the baseline's), side by side, in turn."""
+    files = list(python_files(paths))
+    lines = sum(f.read_bytes().count(b"\n") for f in files)
+    print(f"{len(files)} files, {lines} lines, in {', '.join(str(p) for p in paths)}")
+    extra = ["--jobs", str(jobs)] if jobs else []
+    for package in [ROOT] if baseline is None else [ROOT, baseline]:
+        where = subprocess.run(
+            [sys.executable, "-c", "import jaxpurity; print(jaxpurity.__file__)"],
+            env={**os.environ, "PYTHONPATH": str(package.resolve())},
+            cwd=tempfile.gettempdir(),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        assert Path(where).is_relative_to(package.resolve()), (package, where)
+    times: dict[str, list[float]] = {}
+    outputs: dict[str, set[str]] = {}
+    for _ in range(REPEATS):
+        with tempfile.TemporaryDirectory() as folder:
+            runs = {
+                "no cache": (["--no-cache", *extra], ROOT),
+                "cold": (["--cache-dir", folder, *extra], ROOT),
+                "warm": (["--cache-dir", folder, *extra], ROOT),
+            }
+            if baseline is not None:
+                runs["baseline"] = ([], baseline)
+            for name, (options, package) in runs.items():
+                seconds, printed = command_line(paths, options, package)
+                times.setdefault(name, []).append(seconds)
+                outputs.setdefault(name, set()).add(printed)
+    print(f"python -m jaxpurity lint, {REPEATS} rounds (seconds: best, median):")
+    for name, measured in times.items():
+        print(f"  {name:10} {min(measured):6.2f} {statistics.median(measured):6.2f}")
+    same = len({text for texts in outputs.values() for text in texts}) == 1
+    print("the same findings in every run" if same else "THE FINDINGS DIFFER")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path)
-    paths = parser.parse_args().paths or [ROOT / "jaxpurity", ROOT / "tests", ROOT / "gallery"]
+    parser.add_argument("--cache", action="store_true", help="time cold, warm and no-cache runs")
+    parser.add_argument("--baseline", type=Path, help="with --cache: a copy of jaxpurity to time")
+    parser.add_argument("--jobs", type=int, help="with --cache: passed on to this checkout")
+    args = parser.parse_args()
+    paths = args.paths or [ROOT / "jaxpurity", ROOT / "tests", ROOT / "gallery"]
+    if args.cache:
+        cache_section(paths, args.baseline, args.jobs)
+        return
     files = list(python_files(paths))
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in files]
     lines = sum(text.count("\n") for text in texts)
