@@ -293,7 +293,8 @@ def check_file(
         return Checked([_unchecked(path, *text)], [], digest, {})
     recording = package.recording() if package is not None else None
     findings, outgoing = _check_source(text, path, codes, jit_wrappers, recording, entries)
-    return Checked(findings, outgoing, digest, recording.asked or {} if recording else {})
+    asked = recording.asked if recording is not None and recording.asked else {}
+    return Checked(findings, outgoing, digest, asked)
 
 
 def _decoded(data: bytes) -> str | tuple[int, int, str]:
