@@ -139,3 +139,15 @@ def step(grads, state):
     jax.config.update("jax_enable_x64", False)
     updates, state = opt.update(grads, state)
     return updates, state
+
+# %% fine: JP102 a host callback's function appends on the host, with concrete values
+import jax
+from jax.experimental import io_callback
+appended = []
+
+@jax.jit
+def logs(x):
+    jax.debug.callback(lambda v: appended.append(int(v)), x.sum().astype(int))
+    io_callback(lambda v: appended.append(v), None, x, ordered=True)
+    jax.debug.callback(callback=lambda v: appended.append(v), x=x)
+    return x * 2

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 __all__ = [
     "CACHED",
     "DEVICES",
+    "HOST_CALLBACKS",
     "NONDIFF",
     "PARTIAL",
     "STATIC_OPTIONS",
@@ -29,6 +30,18 @@ __all__ = [
 CACHED = frozenset({"jit", "pmap", "loop", "branch"})
 #: Kinds that run one program on many devices.
 DEVICES = frozenset({"pmap", "shard_map"})
+
+#: The calls whose function (the first argument, or ``callback=``) runs on the host, on
+#: concrete values: no trace runs it, whatever traces the code that passes it.
+HOST_CALLBACKS = frozenset(
+    {
+        "jax.debug.callback",
+        "jax.pure_callback",
+        "jax.experimental.io_callback",
+        "jax.experimental.host_callback.call",
+        "jax.experimental.host_callback.id_tap",
+    }
+)
 
 #: ``functools.partial`` and its spellings.
 PARTIAL = frozenset({"functools.partial", "partial"})

@@ -34,7 +34,7 @@ from jaxpurity.linter.analysis._annotations import Annotations
 from jaxpurity.linter.analysis._applied_transforms import AppliedTransforms, seeds
 from jaxpurity.linter.analysis._arrays import TREE_MAPS
 from jaxpurity.linter.analysis._functions import DEFS, MAX_CALL_DEPTH, Func, Functions
-from jaxpurity.linter.analysis._known_transforms import Transform
+from jaxpurity.linter.analysis._known_transforms import HOST_CALLBACKS, Transform
 from jaxpurity.linter.analysis._layers import Layer, Layers, Partial
 from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._package import Arguments, Entry, LayerText, Package, Target
@@ -234,13 +234,25 @@ class ModuleAnalysis:
                 for call in func.of(ast.Call):
                     if not self.applied.is_transform_call(call):
                         self._follow_call(func, call, taint)
+            on_host = self._host_callbacks(func)
             for child in func.children:
+                if id(child.node) in on_host:
+                    continue  # a callback's function runs on the host, on concrete values
                 if child.is_traced or isinstance(child.node, ast.Lambda):
                     free = child.free_reads() & taint.tracer_names
                     self._through(func, child, func.depth, free=free)
         for func in self.funcs:
             if func.is_traced:
                 self._analyse(func)
+
+    def _host_callbacks(self, func: Func) -> set[int]:
+        """The ids of the nodes ``func`` passes as the function of a host callback."""
+        found: set[int] = set()
+        for call in func.of(ast.Call):
+            if self.names.qualified(call.func) in HOST_CALLBACKS:
+                given = call.args[:1] + [k.value for k in call.keywords if k.arg == "callback"]
+                found.update(id(node) for node in given)
+        return found
 
     def _analyse(self, func: Func) -> Taint:
         func.taint = self.taint_of(
@@ -341,7 +353,12 @@ class ModuleAnalysis:
             self._mark(func, layers, entry.shift)  # type: ignore[arg-type]
 
     def _entry_function(self, path: str) -> Func | None:
-        """The function of this module at ``"helper"`` or ``"Class.method"``."""
+        """The function of this module at ``"helper"`` or ``"Class.method"``, or at
+        ``"@12:name"``: the function named ``name`` whose ``def`` (or first decorator, or
+        ``lambda``) is on line 12, nested ones too, as a running function knows its own."""
+        if path.startswith("@"):
+            line, _, name = path[1:].partition(":")
+            return next((f for f in self.funcs if _defined_at(f, int(line), name)), None)
         head, _, method = path.partition(".")
         if not method:
             candidates = self.top_level.defs.get(head)
@@ -435,6 +452,15 @@ def _layer_text(layer: Layer | Partial) -> LayerText:
         tuple(ast.unparse(a) for a in layer.args),
         tuple((k, ast.unparse(v)) for k, v in layer.keywords.items()),
     )
+
+
+def _defined_at(func: Func, line: int, name: str) -> bool:
+    """Whether ``func`` is named ``name`` and starts on ``line``: at its ``def`` or its first
+    decorator (where Python's ``co_firstlineno`` says a function starts)."""
+    node = func.node
+    own = getattr(node, "name", "<lambda>" if isinstance(node, ast.Lambda) else None)
+    decorators = [d.lineno for d in getattr(node, "decorator_list", [])]
+    return own == name and line in (func.line, *decorators[:1])
 
 
 def _layer(text: LayerText, known: dict[str, Transform]) -> Layer | Partial | None:
