@@ -41,12 +41,12 @@ from jaxpurity.linter._cache import Cache, content_digest, default_folder
 from jaxpurity.linter._checker import check
 from jaxpurity.linter._config import LintConfig, find_config
 from jaxpurity.linter._finding import UNPARSABLE, Finding
-from jaxpurity.linter._rules import rule, selected
+from jaxpurity.linter._rules import DEFAULT, rule, selected
 from jaxpurity.linter._run import Checked, run
 from jaxpurity.linter.analysis._known_transforms import with_jit_wrappers
 from jaxpurity.linter.analysis._module import ModuleAnalysis
 from jaxpurity.linter.analysis._names import Names
-from jaxpurity.linter.analysis._package import Entry, Package, real_path
+from jaxpurity.linter.analysis._package import Entry, LayerText, Package, Target, real_path
 
 __all__ = [
     "check_file",
@@ -54,6 +54,7 @@ __all__ = [
     "lint",
     "lint_paths",
     "lint_source",
+    "lint_traced",
     "python_files",
 ]
 
@@ -455,6 +456,25 @@ def lint_source(
       []
     """
     return _check_source(source, path, codes, jit_wrappers)[0]
+
+
+def lint_traced(
+    source: str, path: str, line: int, name: str, static: Iterable[str] = ()
+) -> list[Finding]:
+    """The findings of the rules on by default in one module's ``source``, where the function
+    named ``name`` that starts on ``line`` is traced as ``jax.jit`` traces it, its parameters
+    ``static`` kept out of the trace: what :func:`jaxpurity.check_pure` knows of a function
+    it checks, which the source alone may not say (nothing there jits it).
+
+    Example:
+      >>> source = "def f(x, mode):\\n    if mode == 'id':\\n        return x\\n    return float(x)"
+      >>> [f.code for f in lint_traced(source + "\\n", "f.py", 1, "f", static=["mode"])]
+      ['JP202']
+    """
+    keep = tuple(sorted(static))
+    jit = LayerText("jax.jit", keywords=(("static_argnames", repr(keep)),) if keep else ())
+    entry = Entry(Target(path, f"@{line}:{name}"), frozenset(), "jax.jit", "", 0, layers=(jit,))
+    return _check_source(source, path, DEFAULT, frozenset(), None, [entry])[0]
 
 
 def _check_source(
