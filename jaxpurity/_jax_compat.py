@@ -52,6 +52,7 @@ __all__ = [
     "hide_from_source_info",
     "is_jit_wrapper",
     "is_leak_error",
+    "is_ref",
     "jaxprs_in",
     "jit_cache_misses",
     "jit_donated_argument_names",
@@ -576,3 +577,8 @@ def static_data(tree: Any) -> list[Any]:
 #: The type of :func:`jax.new_ref <jax.ref.new_ref>` arrays (public, JAX 0.7+), or None where
 #: JAX has none (0.4.35, 0.6.2).
 Ref: type | None = getattr(jax, "Ref", None)
+
+
+def is_ref(value: Any) -> bool:
+    """Whether ``value`` is a :func:`jax.new_ref <jax.ref.new_ref>` array (none before JAX 0.7)."""
+    return Ref is not None and isinstance(value, Ref)

@@ -10,10 +10,13 @@ versions it was seen on; ``tests/test_jax_compat.py`` checks it on every tested 
 from __future__ import annotations
 
 __all__ = [
+    "CONSUMING_PRIMITIVES",
     "GRAD_VMAP",
+    "HOST_CALLBACK_PRIMITIVES",
     "LOOPS",
     "LOOP_PRIMITIVES",
     "PRINTED_TRACER",
+    "RANDOM_PRIMITIVES",
     "REMAT_PRIMITIVES",
     "SHARD_MAP",
     "STATIC_ARGUMENT_HOLDERS",
@@ -64,6 +67,17 @@ PRINTED_TRACER = r"\bTraced<|\b[A-Z][A-Za-z]*Tracer[(<]"
 #: of them) and of ``jax.checkpoint`` (``remat2`` on both).
 LOOP_PRIMITIVES = frozenset({"scan", "while"})
 REMAT_PRIMITIVES = frozenset({"remat2", "checkpoint", "remat"})
+#: The primitives that use a jax.random key (seen on 0.4.35 and 0.12.0.1; a raw key is
+#: wrapped, ``random_wrap``, at each use).
+RANDOM_PRIMITIVES = frozenset({"random_bits", "random_split", "random_fold_in", "random_wrap"})
+#: Those that consume a typed key: JAX's key-reuse checker refuses a second use of the key.
+CONSUMING_PRIMITIVES = frozenset({"random_bits", "random_split"})
+#: The primitives that call back to Python while a program runs: jax.debug.print is
+#: ``debug_callback`` on 0.4.35 and ``debug_print`` on 0.12.0.1; jax.debug.callback is
+#: ``debug_callback`` on both.
+HOST_CALLBACK_PRIMITIVES = frozenset(
+    {"debug_callback", "debug_print", "pure_callback", "io_callback"}
+)
 
 #: The transformations whose tracers leak out of a loop body.
 LOOPS = frozenset({"scan", "while_loop", "fori_loop"})

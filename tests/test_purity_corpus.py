@@ -57,6 +57,8 @@ def _state(value: Any, depth: int = 0, seen: set[int] | None = None) -> Any:
     seen = set() if seen is None else seen
     if isinstance(value, jax.core.Tracer):
         return ("TRACER", type(value).__name__)
+    if isinstance(value, jax.Array) and jax.dtypes.issubdtype(value.dtype, jax.dtypes.prng_key):
+        return ("key", np.asarray(jax.random.key_data(value)).tolist())
     if isinstance(value, (jax.Array, np.ndarray, np.generic)):
         return ("array", np.asarray(value).tolist())
     if isinstance(value, (bool, int, float, complex, str, bytes, type(None))):
@@ -101,7 +103,10 @@ def reachable(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     each other.
     """
     roots: dict[str, Any] = {"args": args, "kwargs": kwargs}
-    queue: list[Any] = [fn, *jax.tree_util.tree_leaves((args, kwargs))]
+    try:
+        queue: list[Any] = [fn, *jax.tree_util.tree_leaves((args, kwargs))]
+    except (RecursionError, SystemError):  # a cyclic or very deep argument: walked below
+        queue = [fn, *args, *kwargs.values()]
     seen: set[int] = set()
     while queue:
         value = queue.pop()

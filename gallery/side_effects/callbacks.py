@@ -197,9 +197,8 @@ assert shapes == {
 }, shapes
 
 # %%
-# (``vmap_method`` is there on every JAX this site supports.) An
-# ``io_callback`` batches only when it is unordered (once per example); an
-# ordered one refuses:
+# (``vmap_method`` is there on every JAX this site supports.) An ``io_callback``
+# batches only when it is unordered (once per example); an ordered one refuses:
 
 with jaxpurity.raises(ValueError, match="ordered IO callback"):
     jax.vmap(lambda x: io_callback(log, like(x), x, ordered=True))(jnp.arange(3.0))
@@ -297,11 +296,11 @@ assert "Trace" in f_string and formatted == "format: x = 1.0", out.lines
 # With jaxpurity: ``check_pure`` finds the dropped callback
 # ---------------------------------------------------------
 #
-# :func:`jaxpurity.check_pure` reports a ``pure_callback`` whose result
-# nothing uses (``"dropped-callback"``), and the f-string by what the
-# compiled program prints: a tracer, on every call (``"trace-time-print"``).
-# It cannot see a ``pure_callback`` whose result is used but whose function
-# has a side effect anyway, which ``vmap`` may run once per example.
+# :func:`jaxpurity.check_pure` reports a ``pure_callback`` whose result nothing
+# uses (``"dropped-callback"``), and the f-string by what the compiled program
+# prints: a tracer, on every call (``"trace-time-print"``). Run under ``vmap``
+# and ``jax.vjp`` too, it warns that ``shifted`` breaks under grad
+# (``mode-mismatch``) and ``take_ticket`` answers anew at each call (``hidden-state``).
 
 for fn, kind in [(step, "dropped-callback"), (show, "trace-time-print")]:
     report = jaxpurity.check_pure(fn, jnp.float32(1.0))
@@ -313,12 +312,14 @@ for fn, kind in [(step, "dropped-callback"), (show, "trace-time-print")]:
 FIXES = {
     "step_logged": {"args": (jnp.float32(1.0),)},
     "take_ticket": {
+        "check_pure": {"hidden-state": "``take_ticket`` answers anew at each call"},
         "args": (jnp.int32(0),),
         "same": "each call takes the next ticket",
         "not": {"grad": "it returns an int32 ticket: nothing to differentiate"},
     },
     "next_ticket": "the host function of take_ticket",
     "shifted": {
+        "check_pure": {"mode-mismatch": "``shifted`` breaks under grad"},
         "args": (batch[0], offset),
         "static": {"method": "sequential"},
         "breaks": {"grad": (ValueError, "Pure callbacks do not support JVP", "sin_via_numpy")},

@@ -301,7 +301,9 @@ with jaxpurity.raises(TypeError, match="inside a JAX transformation"):
 # :func:`jaxpurity.check_pure`, which names the global and the stale result,
 # and finds tracers stored as ``scale`` stores one. On the fixes it reports
 # a ``global-assignment`` for the counter of traces in ``ref_step``, there
-# only to show them, and a ``trace-error`` for ``stepper``, which refuses jit.
+# only to show them, and warns that ``ref_step`` raises under vmap, as shown
+# above; and a ``mode-mismatch`` for ``stepper``, which runs eagerly but
+# refuses jit.
 
 # sphinx_gallery_start_ignore
 # The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
@@ -310,7 +312,10 @@ FIXES = {
     "pure_step": {"args": (jnp.int32(0), x), "wrt": 1},
     "scale_with_trace": {"args": (1.0,)},
     "ref_step": {
-        "check_pure": {"global-assignment": "for the counter of traces in ``ref_step``"},
+        "check_pure": {
+            "global-assignment": "for the counter of traces in ``ref_step``",
+            "mode-mismatch": "``ref_step`` raises under vmap",
+        },
         "needs": "jax.new_ref",
         "args": lambda: (jax.new_ref(jnp.int32(0)), x),
         "wrt": 1,
@@ -318,7 +323,7 @@ FIXES = {
         "breaks": {"vmap": (Exception, "unbatched array reference", "pure_step")},
     },
     "stepper": {
-        "check_pure": {"trace-error": "a ``trace-error`` for ``stepper``, which refuses jit"},
+        "check_pure": {"mode-mismatch": "for ``stepper``, which runs eagerly but"},
         "args": (x,),
         "breaks": {"jit": REFUSES_JIT, "nested": REFUSES_JIT},
         "not": {

@@ -67,15 +67,15 @@ assert "global-assignment" in kinds and "stale-result" in kinds, report
 # What the check costs
 # --------------------
 #
-# :func:`jaxpurity.check_pure` has to run the function: it traces it, runs
-# the compiled program, runs it eagerly, and traces it once more to compare
-# (the report's first line counts the body's runs). Each run moved the
-# counter. When the check ends, it puts back the globals the function names,
-# its closure variables and its arguments, and what they hold, so no tracer
-# is left there. The counter is where it was before the check:
+# :func:`jaxpurity.check_pure` has to run the function: it traces it, runs the
+# compiled program, runs it eagerly, traces it once more to compare, and runs it
+# under ``vmap`` and ``vjp`` (the report's first line counts the body's runs).
+# Each run moved the counter. When the check ends, it puts back the globals the
+# function names, its closure variables and its arguments, and what they hold,
+# so no tracer is left there. The counter is where it was before the check:
 
 print("traced:", report.traces, "| run eagerly:", report.runs, "| counter now:", counter)
-assert report.traces + report.runs == 3 and counter == 1, (counter, report)
+assert report.traces + report.runs == 5 and counter == 1, (counter, report)
 
 # %%
 # The report's last line is a warning: ``step`` reads ``counter`` while it is
@@ -225,9 +225,9 @@ assert all("leaked-tracer" in found for found in kinds.values()), reports
 #
 # The fix is the same for all four: return the value, and let the caller
 # store the concrete result it gets back. Each function becomes pure and
-# passes the check. (An ``if`` on a traced value is no impurity: JAX cannot
-# trace it, and ``check_pure`` reports jit's error as a ``trace-error``,
-# with its page, :doc:`../control_flow/python_control_flow`.)
+# passes the check. (An ``if`` on a traced value is no impurity: JAX cannot trace
+# it, and ``check_pure`` reports jit's error as a ``mode-mismatch``, since the
+# function runs eagerly, with its page, :doc:`../control_flow/python_control_flow`.)
 
 
 def sine(x):

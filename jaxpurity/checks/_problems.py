@@ -31,8 +31,10 @@ __all__ = [
     "Severity",
     "TEMPLATES",
     "OR_CLEAR_CACHE",
+    "eager_mismatch",
     "jax_leak_problem",
     "leak_template",
+    "mode_mismatch",
     "problem",
     "trace_error",
 ]
@@ -53,6 +55,10 @@ Kind = Literal[
     "dropped-callback",
     "trace-time-read",
     "trace-error",
+    "mode-mismatch",
+    "callback-count",
+    "key-reuse",
+    "hidden-state",
 ]
 #: ``"error"``: it is wrong now; ``"warning"``: it goes wrong when something changes.
 Severity = Literal["error", "warning"]
@@ -68,7 +74,8 @@ class Problem:
         ``"argument-mutation"``, ``"trace-time-print"``,
         ``"frozen-randomness"``, ``"jit-eager-mismatch"``, ``"stale-result"``,
         ``"lost-mutation"``, ``"remat-mutation"``, ``"dropped-callback"``,
-        ``"trace-time-read"`` or ``"trace-error"``.
+        ``"trace-time-read"``, ``"trace-error"``, ``"mode-mismatch"``,
+        ``"callback-count"``, ``"key-reuse"`` or ``"hidden-state"``.
       message: What happened and how to fix it, in plain words.
       page: The site path of the gallery page that explains it.
       severity: ``"error"``: it is wrong now; ``"warning"``: it goes wrong when
@@ -188,6 +195,98 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
         "debugging_workflow",  # or the page explain() gives the error (trace_error)
         "`{name}` cannot be traced: jax.jit({name}) raises {error}: {said} {fix} Fix this "
         "first; then check again.",
+    ),
+    # One mode raises where another returns (mode_mismatch): its page is the one explain()
+    # gives the error. Under jit it is wrong now; under vmap or grad, when used so.
+    ProblemTemplate(
+        "mode-mismatch",
+        "mode-mismatch",
+        "debugging_workflow",
+        "`{name}` runs eagerly, but under {mode} it raises {error}: {said} {fix}",
+    ),
+    ProblemTemplate(
+        "mode-mismatch-warning",
+        "mode-mismatch",
+        "debugging_workflow",
+        "`{name}` runs eagerly, but under {mode} it raises {error}: {said} {fix}",
+        "warning",
+    ),
+    ProblemTemplate(
+        "eager-raises",
+        "mode-mismatch",
+        "debugging_workflow",
+        "`{name}` runs under jax.jit, but run eagerly it raises {error}: {said} {fix}",
+    ),
+    ProblemTemplate(
+        "mode-values",
+        "mode-mismatch",
+        "global_config",
+        "`{name}` gives other results under {mode} than eagerly on the same inputs: eagerly it "
+        "{eager}, but under {mode} it {other}. Something in it depends on Python state or on "
+        "how it is traced; a pure function gives the same under every transformation.",
+        "warning",
+    ),
+    ProblemTemplate(
+        "callback-count",
+        "callback-count",
+        "callbacks",
+        "`{name}` does other things under {mode} than run eagerly on the same inputs: eagerly "
+        "it {eager}; under {mode} it {other}. JAX does not run a callback once per call under "
+        "a transformation: under vmap, a cond whose predicate is batched runs both branches "
+        "and their callbacks; under grad, a checkpointed function runs again in the backward "
+        "pass, and a callback in a loop body may move out of the loop. Use callbacks to look "
+        "at values, return what you need, and use jax.experimental.io_callback(..., "
+        "ordered=True) for an effect that must happen once per call.",
+        "warning",
+    ),
+    ProblemTemplate(
+        "key-reuse",
+        "key-reuse",
+        "frozen_randomness",
+        "`{name}` uses a jax.random key twice, as JAX's own key-reuse checker "
+        "(jax.debug_key_reuse) sees: {said} The second use draws the same numbers as the "
+        "first, or numbers tied to them. Split the key (jax.random.split) and use each new key "
+        "once.",
+    ),
+    ProblemTemplate(
+        "constant-key",
+        "key-reuse",
+        "frozen_randomness",
+        "`{name}` draws from {label}, a typed jax.random key it does not take as an argument: "
+        "every call consumes that same key again, so every call draws the same numbers, and "
+        "JAX's key-reuse checker (jax.debug_key_reuse) refuses the second call. Take the key "
+        "as an argument, split it outside, and pass a new key to each call.",
+    ),
+    ProblemTemplate(
+        "hidden-state",
+        "hidden-state",
+        "global_config",
+        "`{name}` answers differently when called again with the same inputs, under one jit: "
+        "first it {first}, then it {second}. Its program reads state that its calls change "
+        "({through}), so its result depends on how often it has run, which jit, vmap and grad "
+        "do not track. Pass the state in and return its new value.",
+        "warning",
+    ),
+    ProblemTemplate(
+        "hidden-ref-written",
+        "container-mutation",
+        "global_counter",
+        "`{name}` writes {label}, a Ref (jax.new_ref) it does not take as an argument: each "
+        "call changes state outside its arguments, eagerly and under jit alike, so its result "
+        "and the caller's state depend on how often it has run, and under vmap a Ref that is "
+        "not batched refuses per-row writes. Pass the Ref in as an argument, or keep the state "
+        "in a pytree you pass in and return.",
+        "warning",
+    ),
+    ProblemTemplate(
+        "hidden-ref",
+        "hidden-state",
+        "global_counter",
+        "`{name}` reads {label}, a Ref (jax.new_ref) it does not take as an argument: its "
+        "result depends on state outside its arguments, which its own calls or other code "
+        "change, and under vmap a Ref that is not batched refuses per-row writes. Pass the "
+        "Ref in as an argument, or the value.",
+        "warning",
     ),
     # A tracer stored where it outlives its trace, by where it came from (leak_template).
     ProblemTemplate("leak-into-cache", "leaked-tracer", "memoization_caches", _LEAK),
@@ -378,16 +477,61 @@ def trace_error(name: str, error: BaseException) -> Problem:
     """
 
     explanation = explain(error)
-    lines = str(error).strip().splitlines()
-    # JAX's line that names the function and the argument the value came from, where it has one
-    where = [line for line in lines[1:] if line.startswith("The error occurred while tracing")]
-    said = " ".join(line.strip().rstrip(".") + "." for line in lines[:1] + where[:1])
     fix = explanation.fix if explanation.recognised else "Read its traceback (jax.jit(fn)(...))."
     found = PROBLEMS["trace-error"]
-    message = found.message.format(name=name, error=type(error).__name__, said=said, fix=fix)
+    message = found.message.format(
+        name=name, error=type(error).__name__, said=_said(error), fix=fix
+    )
     # JAX itself caught a tracer leaking while it traced: that is the kind of problem it is
     kind: Kind = "leaked-tracer" if isinstance(error, UnexpectedTracerError) else found.kind
     return Problem(kind, message, page(explanation.topic or "debugging_workflow"))
+
+
+def mode_mismatch(name: str, mode: str, error: BaseException, severity: Severity) -> Problem:
+    """The problem that ``error``, raised under ``mode`` (``"jax.jit"``, ``"jax.vmap"``,
+    ``"jax.vjp"``) by a function that runs eagerly, is: its page from :func:`jaxpurity.explain`.
+    A leak JAX caught while it traced (UnexpectedTracerError) is a ``"leaked-tracer"``.
+
+    Example:
+      >>> error = ValueError("my own mistake")
+      >>> print(mode_mismatch("step", "jax.vmap", error, "warning"))  # doctest: +ELLIPSIS
+      [warning: mode-mismatch] `step` runs eagerly, but under jax.vmap it raises ValueError: ...
+        See https://.../examples/tools/debugging_workflow.html
+    """
+    if isinstance(error, UnexpectedTracerError):
+        return trace_error(name, error)
+    explanation = explain(error)
+    fix = explanation.fix if explanation.recognised else f"Read its traceback ({mode}(fn)(...))."
+    template = PROBLEMS["mode-mismatch" if severity == "error" else "mode-mismatch-warning"]
+    message = template.message.format(
+        name=name, mode=mode, error=type(error).__name__, said=_said(error), fix=fix
+    )
+    return Problem(template.kind, message, page(explanation.topic or template.topic), severity)
+
+
+def eager_mismatch(name: str, error: BaseException) -> Problem:
+    """The problem of a function that runs under jit but raises ``error`` when run eagerly:
+    its page from :func:`jaxpurity.explain`.
+
+    Example:
+      >>> print(eager_mismatch("step", ValueError("no host here")))  # doctest: +ELLIPSIS
+      [mode-mismatch] `step` runs under jax.jit, but run eagerly it raises ValueError: ...
+        See https://.../examples/tools/debugging_workflow.html
+    """
+    explanation = explain(error)
+    fix = explanation.fix if explanation.recognised else "Read its traceback (fn(...))."
+    template = PROBLEMS["eager-raises"]
+    message = template.message.format(
+        name=name, error=type(error).__name__, said=_said(error), fix=fix
+    )
+    return Problem(template.kind, message, page(explanation.topic or template.topic))
+
+
+def _said(error: BaseException) -> str:
+    """The error's first line, and JAX's line that names the function it was tracing."""
+    lines = str(error).strip().splitlines()
+    where = [line for line in lines[1:] if line.startswith("The error occurred while tracing")]
+    return " ".join(line.strip().rstrip(".") + "." for line in lines[:1] + where[:1])
 
 
 def jax_leak_problem(name: str, error: BaseException) -> Problem:

@@ -15,15 +15,27 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import jax
+
 from jaxpurity._jax_compat import jaxprs_in, user_callback_name
-from jaxpurity._jax_names import LOOP_PRIMITIVES, REMAT_PRIMITIVES
+from jaxpurity._jax_names import (
+    CONSUMING_PRIMITIVES,
+    HOST_CALLBACK_PRIMITIVES,
+    LOOP_PRIMITIVES,
+    RANDOM_PRIMITIVES,
+    REMAT_PRIMITIVES,
+)
 
 __all__ = [
     "EFFECTFUL_CALLBACKS",
+    "HOST_CALLBACKS",
     "PURE_CALLBACKS",
     "debug_callbacks_in_loops",
+    "calls_host",
     "debug_callbacks_in_remat",
+    "constant_keys_consumed",
     "donates",
+    "draws_random",
     "effectful_callbacks",
     "unused_callbacks",
 ]
@@ -32,6 +44,8 @@ __all__ = [
 PURE_CALLBACKS = frozenset({"pure_callback"})
 #: Callbacks whose effects are the point: each call of the program may answer differently.
 EFFECTFUL_CALLBACKS = frozenset({"io_callback"})
+#: Every primitive that calls back to Python while the program runs.
+HOST_CALLBACKS = HOST_CALLBACK_PRIMITIVES
 
 
 def _nested_jaxprs(program: Any) -> Iterator[tuple[Any, frozenset[str]]]:
@@ -115,3 +129,62 @@ def donates(program: Any) -> bool:
     ``donated_invars`` is read as on JAX 0.4.35 and 0.12.0.1.
     """
     return any(any(e.params.get("donated_invars", ())) for e in _equations(program))
+
+
+def draws_random(program: Any) -> bool:
+    """Whether ``program`` uses a jax.random key (nested jaxprs too)."""
+    return any(e.primitive.name in RANDOM_PRIMITIVES for e in _equations(program))
+
+
+def calls_host(program: Any) -> bool:
+    """Whether ``program`` calls back to Python while it runs (a print, a callback): what a
+    run does besides returning comes from those alone."""
+    return any(e.primitive.name in HOST_CALLBACKS for e in _equations(program))
+
+
+def constant_keys_consumed(program: Any) -> list[Any]:
+    """The typed jax.random keys ``program`` holds as constants (closed over, not passed in)
+    that it consumes (draws from or splits): every call consumes the same key again.
+
+    ``program`` is what ``jax.jit(f).trace(...).jaxpr`` gives (a closed jaxpr). A key is
+    followed into the functions the program calls (jax.random's own are jitted) by position;
+    a key derived from one (``fold_in``, ``split``) is a new key, not followed.
+    """
+    jaxpr = getattr(program, "jaxpr", program)
+    consts = getattr(program, "consts", [])
+    keys = {
+        id(var): const for var, const in zip(jaxpr.constvars, consts, strict=False) if _is_key(var)
+    }
+    return [keys[i] for i in _consumed(jaxpr, set(keys))]
+
+
+def _is_key(var: Any) -> bool:
+    dtype = getattr(getattr(var, "aval", None), "dtype", None)
+    return dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key)
+
+
+def _consumed(jaxpr: Any, keys: set[int], depth: int = 0) -> set[int]:
+    """Which of the vars ``keys`` (by id) the equations of ``jaxpr`` consume."""
+    found: set[int] = set()
+    if depth > 50:  # nested calls this deep are no jaxpr JAX builds: stop, as a walk must
+        return found
+    for eqn in jaxpr.eqns:
+        held = [id(v) for v in eqn.invars if id(v) in keys]
+        if not held:
+            continue
+        if eqn.primitive.name in CONSUMING_PRIMITIVES:
+            found.update(held)
+            continue
+        for param in eqn.params.values():
+            for inner in jaxprs_in(param):
+                inner = getattr(inner, "jaxpr", inner)
+                offset = len(eqn.invars) - len(inner.invars)  # a cond's index comes first
+                if offset < 0:
+                    continue
+                by_inner = {
+                    id(v): id(eqn.invars[i + offset])
+                    for i, v in enumerate(inner.invars)
+                    if id(eqn.invars[i + offset]) in keys
+                }
+                found.update(by_inner[i] for i in _consumed(inner, set(by_inner), depth + 1))
+    return found

@@ -19,7 +19,7 @@ import jax
 import numpy as np
 
 from jaxpurity._introspect import is_user_object
-from jaxpurity._jax_compat import Ref
+from jaxpurity._jax_compat import Ref, is_ref
 from jaxpurity._naming import kind_of
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._snapshot import CODE
@@ -98,7 +98,7 @@ def new_ref_arrays(call: BoundCall) -> list[Restored]:
             continue
         held = vars(value).values() if is_user_object(value) and hasattr(value, "__dict__") else []
         for x in [*jax.tree_util.tree_leaves(value), *held]:
-            if isinstance(x, Ref) and id(x) not in found:
+            if is_ref(x) and id(x) not in found:
                 get = functools.partial(operator.getitem, x, ...)
                 found[id(x)] = Restored(label, get, functools.partial(operator.setitem, x, ...))
     for r in found.values():

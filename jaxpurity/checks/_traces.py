@@ -18,9 +18,10 @@ from jaxpurity._jax_compat import (
     jit_static_argument_names,
     trace_in_progress,
 )
-from jaxpurity._leaftypes import LeafType, is_tracer, leaf_type
+from jaxpurity._leaftypes import LeafType, is_tracer, leaf_type, safe_repr
 from jaxpurity._naming import short_repr
 from jaxpurity._pages import url
+from jaxpurity._trees import FLATTEN_ERRORS, not_a_tree
 from jaxpurity.checks._tracing import ARRAYS, SCALARS
 
 __all__ = ["RetraceError", "TraceCounter", "count_traces"]
@@ -94,6 +95,10 @@ def _leaf(x: Any, *, static: bool | None) -> _Leaf:
 
 _Signature = dict[str, tuple[Any, dict[str, _Leaf]]]
 
+#: The structure recorded for an argument that JAX cannot flatten (a reference cycle, or a
+#: tree nested too deep): it is kept whole, as one static value.
+_UNFLATTENED = "<a pytree JAX cannot flatten>"
+
 
 def _signature(
     fn: Callable[..., Any],
@@ -104,17 +109,35 @@ def _signature(
 ) -> _Signature:
     """Per argument: its pytree structure and its leaves by path.
 
-    ``static(name)`` says whether an argument is static (None: unknown).
+    ``static(name)`` says whether an argument is static (None: unknown). An
+    argument JAX cannot flatten is one static leaf: a function called inside a
+    trace takes it as a Python value; :func:`jax.jit` fails on it, and
+    :func:`_not_a_tree` then says which it is.
     """
-    out = {}
+    out: _Signature = {}
     for name, value in arguments(fn, args, kwargs):
-        pairs, treedef = jax.tree_util.tree_flatten_with_path(value)
+        try:
+            pairs, treedef = jax.tree_util.tree_flatten_with_path(value)
+        except FLATTEN_ERRORS:
+            out[name] = (_UNFLATTENED, {"": _Static(value)})
+            continue
         is_static = static(name)
         out[name] = (
             treedef,
             {jax.tree_util.keystr(path): _leaf(x, static=is_static) for path, x in pairs},
         )
     return out
+
+
+def _not_a_tree(fn: Callable[..., Any], signature: _Signature) -> TypeError | None:
+    """Where a call failed to flatten a pytree: the error naming the argument, if one is."""
+    unflattened = {
+        f"argument `{name}`": leaves[""].value
+        for name, (treedef, leaves) in signature.items()
+        if isinstance(treedef, str) and treedef == _UNFLATTENED and isinstance(leaves[""], _Static)
+    }
+    roots = {f"argument `{name}`": name for name, _ in signature.items()}
+    return not_a_tree(f"count_traces({qualname(fn)})", unflattened, roots=roots)
 
 
 def _describe(leaf: _Leaf) -> str:
@@ -250,19 +273,21 @@ class TraceCounter(Generic[P, R]):
     def __init__(self, fn: Callable[P, R], max_traces: int | None) -> None:
         if not callable(fn):
             raise TypeError(
-                f"count_traces: fn must be a function (or a jax.jit of one), got {fn!r} (type "
-                f"{type(fn).__name__}); use it as @count_traces, @count_traces(max_traces=2), or "
-                "count_traces(f, max_traces=2)"
+                f"count_traces: fn must be a function (or a jax.jit of one), got "
+                f"{safe_repr(fn)} (type {type(fn).__name__}); use it as @count_traces, "
+                "@count_traces(max_traces=2), or count_traces(f, max_traces=2)"
             )
         if max_traces is not None and (
             isinstance(max_traces, bool) or not isinstance(max_traces, numbers.Integral)
         ):
             raise TypeError(
-                f"count_traces: max_traces must be a positive int or None, got {max_traces!r} "
-                f"(type {type(max_traces).__name__})"
+                "count_traces: max_traces must be a positive int or None, got "
+                f"{safe_repr(max_traces)} (type {type(max_traces).__name__})"
             )
         if max_traces is not None and max_traces < 1:
-            raise ValueError(f"max_traces must be a positive int or None, not {max_traces!r}")
+            raise ValueError(
+                f"max_traces must be a positive int or None, not {safe_repr(max_traces)}"
+            )
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._jitted = is_jit_wrapper(fn)
@@ -281,7 +306,10 @@ class TraceCounter(Generic[P, R]):
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if self._jitted:
             return self._call_jitted(args, kwargs)
-        leaves = jax.tree_util.tree_leaves((args, kwargs))
+        try:
+            leaves = jax.tree_util.tree_leaves((args, kwargs))
+        except FLATTEN_ERRORS:  # a cycle, or a tree too deep: no argument JAX traced
+            leaves = []
         if not (any(map(is_tracer, leaves)) or trace_in_progress()):
             return self._fn(*args, **kwargs)  # an eager call is no trace
         # Inside the trace, every Python value that reaches the body is static.
@@ -295,8 +323,14 @@ class TraceCounter(Generic[P, R]):
         # jax.jit(f) calls f itself, so the body cannot be wrapped from here. A call
         # traces (and compiles) exactly when it misses the jit's cache, so count misses.
         signature = _signature(self._fn, args, kwargs, static=self._is_static)
-        with jit_cache_misses(self._fn) as missed:
-            out = self._fn(*args, **kwargs)
+        try:
+            with jit_cache_misses(self._fn) as missed:
+                out = self._fn(*args, **kwargs)
+        except FLATTEN_ERRORS:
+            error = _not_a_tree(self._fn, signature)
+            if error is None:
+                raise
+            raise error from None
         if missed():
             if self.max_traces is not None and self.traces >= self.max_traces:
                 raise RetraceError(self._message(signature, self.traces + 1))
@@ -389,6 +423,9 @@ def count_traces(
     Raises:
       RetraceError: From a call, when it traces ``fn`` more than ``max_traces`` times.
       ValueError: ``max_traces`` is not a positive int.
+      TypeError: From a call of a :func:`jax.jit` function, which failed to flatten an
+        argument that holds a reference cycle or is nested too deep for JAX: it names
+        the argument. (Called eagerly, a function that is not jitted takes any argument.)
 
     Example:
       >>> import jax, jax.numpy as jnp

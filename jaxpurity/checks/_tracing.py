@@ -33,6 +33,7 @@ from jaxpurity._jax_compat import (
     forget_eager_programs,
     forget_traces,
     fresh_trace_context,
+    is_ref,
     leak_checker_off,
     static_data,
 )
@@ -63,7 +64,8 @@ def is_traceable(leaf: Any) -> bool:
     """Whether jax.jit traces ``leaf``: an array or a number; any other leaf is passed through.
 
     A NumPy string, bytes or object (``np.str_("relu")``, an array of strings) is
-    no JAX type: jit cannot trace it, so it is kept as a Python value.
+    no JAX type: jit cannot trace it, so it is kept as a Python value. A
+    :func:`jax.new_ref <jax.ref.new_ref>` array is an input of the program, as jit makes it.
 
     Example:
       >>> import numpy as np
@@ -72,7 +74,7 @@ def is_traceable(leaf: Any) -> bool:
     """
     if isinstance(leaf, (np.ndarray, np.generic)):
         return bool(leaf.dtype == np.bool_ or jax.numpy.issubdtype(leaf.dtype, np.number))
-    return isinstance(leaf, TRACEABLE)
+    return isinstance(leaf, TRACEABLE) or is_ref(leaf)  # jit takes a Ref as an input
 
 
 @dataclass
