@@ -100,3 +100,37 @@ class DecodeEngine:
 
     def start(self, rng):
         return jax.jit(self.init_decode_state)(rng)
+
+# %% fine: attributes set on an object that the traced code makes itself, and on a Haiku module
+import haiku as hk
+import jax
+
+class Iteration:
+    def __init__(self, depth):
+        self.depth = depth
+
+    def __call__(self, x):
+        self.representations = x * 2
+        self.heads = {}
+        self.heads["out"] = x
+        return self.representations
+
+@jax.jit
+def model(x):
+    impl = Iteration(2)
+
+    def body(i, carry):
+        return impl(carry)
+
+    carry = jax.lax.fori_loop(0, 3, body, x)
+    return impl(carry)
+
+class Block(hk.Module):
+    def __call__(self, x):
+        self.last = x
+        return x
+
+def forward(x):
+    return Block()(x)
+
+forward_fn = hk.transform(forward)

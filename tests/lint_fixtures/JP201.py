@@ -244,3 +244,106 @@ def piecewise(x):
     return y * bool(x < 10)
 
 slope = jax.grad(piecewise)(3.0)
+
+# %% finds: JP201 on what a jitted function returns, a primitive's result and a call of an instance
+import jax
+from jax import lax
+
+class Factor:
+    def __call__(self, t):
+        if t > 0:  # expect: JP201
+            return t
+        return -t
+
+factor = Factor()
+
+@jax.jit
+def positive(x):
+    if jax.jit(lax.gt)(x, 0.0):  # expect: JP201
+        return x
+    return factor(x)
+
+# %% finds: JP201 on jnp values of constants, staged inside a jitted function with no arguments
+import jax
+import jax.numpy as jnp
+
+table = jnp.array([1.0, 2.0, 3.0])
+
+@jax.jit
+def make():
+    a = jnp.arange(3)
+    if a.sum() > 1:  # expect: JP201
+        a = a * 2
+    while table[0] > 0:  # expect: JP201
+        a = a - 1
+    return a
+
+# %% fine: jnp values of constants where they are concrete: under vmap alone, at compile time
+import jax
+import jax.numpy as jnp
+
+table = jnp.array([1.0, 2.0, 3.0])
+
+def row(x):
+    if jnp.arange(3).sum() > 1 and table[0] > 0:
+        return x
+    return -x
+
+rows = jax.vmap(row)(jnp.ones(3))
+
+@jax.jit
+def step(x):
+    with jax.ensure_compile_time_eval():
+        n = jnp.arange(3).sum()
+        if n > 1 and table.sum() > 0:
+            x = x * 2
+    if table is not None:
+        x = x + 1
+    return x
+
+# %% fine: shapes from broadcast_shapes and jnp.shape, Python values whatever they are given
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+@jax.jit
+def broadcast(*args):
+    shape = lax.broadcast_shapes(*map(jnp.shape, args))
+    if shape[0] > 1 and jnp.shape(args[0])[-1] > 2:
+        return args
+    both = jnp.broadcast_shapes(args[0].shape, np.shape(args[1]))
+    while len(both) > 1 and both[-1] > 2:
+        both = both[:-1]
+    return args
+
+def helper(x, axis):
+    if jnp.shape(x)[axis] > 1:
+        return x
+    return x
+
+@jax.jit
+def k(x, a):
+    return helper(x, a)
+
+# %% fine: a static field declared with field(metadata={"pytree_node": False}), read in a loop
+import dataclasses
+import functools
+import jax
+
+@dataclasses.dataclass
+class View:
+    axis_for_name: dict = dataclasses.field(metadata={"pytree_node": False})
+    data: jax.Array
+
+def step(views, names):
+    axes = []
+    for view in views:
+        if names[0] in view.axis_for_name:
+            axis = view.axis_for_name[names[0]]
+            assert axis >= 0
+            axes.append(axis)
+    return jax.vmap(functools.partial(step, names=names[1:]), in_axes=(axes,))(views)
+
+def run(views, names):
+    return jax.vmap(functools.partial(step, names=names))(views)

@@ -36,3 +36,58 @@ def func(x):
     return x if float(x) >= 0.0 else -x  # expect: JP202
 
 print(jax.grad(func)(3.0))
+
+# %% finds: JP202 int() of a concrete table indexed by a traced index, and of a primitive's result
+import jax
+import jax.numpy as jnp
+from jax.extend.core import Primitive
+
+grad_indices = jnp.array([0, 0, 1, 0, 1])
+double_p = Primitive("double")
+
+def lookup(i):
+    return int(grad_indices[i])  # expect: JP202
+
+jax.lax.map(lookup, jnp.arange(5))
+
+@jax.jit
+def doubled(x):
+    return int(double_p.bind(x))  # expect: JP202
+
+# %% finds: JP202 a Python tuple indexed by a loop index from jnp.arange, in a Haiku module under jit
+import haiku as hk
+import jax
+import jax.numpy as jnp
+
+class Decoder(hk.Module):
+    def __call__(self, x):
+        strides = (1, 2, 2)
+        for i in jnp.arange(3)[::-1]:
+            x = hk.Conv2D(8, 3, stride=strides[i])(x)  # expect: JP202
+        return x
+
+decoder = hk.transform(lambda x: Decoder()(x))
+
+@jax.jit
+def decode(params, rng, x):
+    return decoder.apply(params, rng, x)
+
+# %% fine: a Python tuple indexed by NumPy's arange and by a static argument
+import functools
+import haiku as hk
+import jax
+import numpy as np
+
+class Decoder(hk.Module):
+    def __call__(self, x):
+        strides = (1, 2, 2)
+        for i in np.arange(3)[::-1]:
+            x = hk.Conv2D(8, 3, stride=strides[i])(x)
+        return x
+
+decoder = hk.transform(lambda x: Decoder()(x))
+
+@functools.partial(jax.jit, static_argnums=3)
+def decode(params, rng, x, k):
+    sizes = [1, 2, 3]
+    return decoder.apply(params, rng, x) * sizes[k]

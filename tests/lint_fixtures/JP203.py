@@ -58,3 +58,16 @@ def step(x):
     return y.sum()
 
 np.save("out.npy", step(jnp.ones(3)))
+
+# %% fine: NumPy in a branch whose test keeps tracers out (hasattr, isinstance)
+import jax
+import numpy as np
+
+@jax.jit
+def shape_of(a, b, c):
+    s = a.shape if hasattr(a, "shape") else np.asarray(a).shape
+    if not isinstance(b, jax.Array):
+        b = np.asarray(b)
+    if isinstance(c, (int, float, np.ndarray)):
+        c = np.asarray(c) * 2
+    return s, b, c

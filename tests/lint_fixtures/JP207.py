@@ -18,3 +18,15 @@ def positives(x):
     mask = x > 0
     kept = jnp.where(mask, x, 0.0)
     return kept.sum() / mask.sum(), jnp.nonzero(x, size=3, fill_value=0)[0]
+
+# %% finds: JP207 a comparison mask inside .at[...]
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def clip_low(x):
+    return x.at[x < 5].set(0)  # expect: JP207
+
+@jax.jit
+def clip_even(x):
+    return x.at[:4, jnp.mod(x[0], 2) == 0].set(0)  # expect: JP207

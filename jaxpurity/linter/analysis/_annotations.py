@@ -60,6 +60,10 @@ class Annotations:
         self.classes = classes
         self.names = names
         self._fields = self._static_fields()
+        #: The attributes that every class of the module that declares them declares
+        #: static (``data_axis_for_name``, with ``field(metadata={"pytree_node": False})``):
+        #: a Python value on any object, whether or not its class is known where it is read.
+        self.static_attributes = self._static_attributes()
 
     def static_fields(self, func: Func) -> dict[str, frozenset[str]]:
         """The parameters that ``func`` reads (its own, or those of the functions it is
@@ -134,6 +138,18 @@ class Annotations:
         fields = {name: frozenset(inherited(name, 0)) for name in classes}
         return {name: found for name, found in fields.items() if found}
 
+    def _static_attributes(self) -> frozenset[str]:
+        """The names declared static in some class of the module and as another field in
+        none (a field of the same name that is an array in another class would be both)."""
+        static: set[str] = set()
+        other: set[str] = set()
+        for cls in self.classes.values():
+            for statement in cls.body:
+                if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                    is_static = _is_static_field(statement.value, self.names)
+                    (static if is_static else other).add(statement.target.id)
+        return frozenset(static - other)
+
     def containers(self, func: Func) -> set[str]:
         """The parameters of ``func`` that hold containers: its ``*args`` (a tuple), and
         those annotated as containers, classes of the module, or an Optional or Union of
@@ -183,7 +199,8 @@ def _is_static_field(value: ast.expr | None, names: Names) -> bool:
     """Whether a class attribute's value declares a static pytree field:
     ``static_field()`` (jax_md), ``field(pytree_node=False)`` (flax.struct),
     ``field(static=True)`` (equinox), ``field(metadata={"static": True})`` or
-    ``field(metadata=dict(static=True))`` (dataclasses, chex)."""
+    ``field(metadata=dict(static=True))`` (dataclasses, chex), and
+    ``field(metadata={"pytree_node": False})`` (penzai's ``struct.Struct``)."""
     if not isinstance(value, ast.Call):
         return False
     function = (names.qualified(value.func) or "").rpartition(".")[2]
@@ -196,10 +213,19 @@ def _is_static_field(value: ast.expr | None, names: Names) -> bool:
     if isinstance(metadata, ast.Dict):
         pairs = zip(metadata.keys, metadata.values, strict=True)
         metadata_static = any(
-            isinstance(k, ast.Constant) and k.value == "static" and _is(v, True) for k, v in pairs
+            isinstance(k, ast.Constant)
+            and (
+                (k.value == "static" and _is(v, True))
+                or (k.value == "pytree_node" and _is(v, False))
+            )
+            for k, v in pairs
         )
     elif isinstance(metadata, ast.Call) and names.qualified(metadata.func) == "dict":
-        metadata_static = any(k.arg == "static" and _is(k.value, True) for k in metadata.keywords)
+        metadata_static = any(
+            (k.arg == "static" and _is(k.value, True))
+            or (k.arg == "pytree_node" and _is(k.value, False))
+            for k in metadata.keywords
+        )
     else:
         metadata_static = False
     return (

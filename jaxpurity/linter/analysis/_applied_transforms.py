@@ -128,7 +128,7 @@ class AppliedTransforms:
         if isinstance(callee, ast.Call) and self.is_transform_call(callee):
             made: ast.Call | None = callee
         elif isinstance(callee, (ast.Name, ast.Attribute)):
-            made, where = self._binding(callee, scope, call.lineno)
+            made, where = self.binding(callee, scope, call.lineno)
             if made is None:
                 target = self.functions.resolve(callee, scope, call.lineno)
                 if target is None:
@@ -158,7 +158,7 @@ class AppliedTransforms:
         keywords = {k.arg: k.value for k in made.keywords if k.arg}
         return Jitted(target[0], Layer(name, transform, tuple(made.args), keywords), params)
 
-    def _binding(self, node: ast.expr, scope: Func, line: int) -> tuple[ast.Call | None, Func]:
+    def binding(self, node: ast.expr, scope: Func, line: int) -> tuple[ast.Call | None, Func]:
         """The transformation call last assigned to a name (``step = jax.jit(f)``), and the
         scope of that assignment."""
         if not isinstance(node, ast.Name):

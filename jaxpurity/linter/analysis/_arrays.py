@@ -23,14 +23,25 @@ __all__ = [
     "ARRAY_METHODS",
     "ARRAY_MODULES",
     "CONVERSIONS",
+    "FOLDED_ON_CONSTANTS",
+    "MAPS",
+    "NOT_ARRAY_PREFIXES",
     "NOT_ONE_ARRAY",
+    "NOT_TRACER_TYPES",
+    "PRIMITIVES",
+    "REFERENCE_MAKERS",
+    "REFERENCE_TYPES",
     "STATIC_ATTRIBUTES",
     "STATIC_CALLS",
     "STATIC_PARTS",
+    "TRACER_ATTRIBUTES",
+    "TRACER_ERRORS",
+    "TRACER_TYPES",
     "TREE_MAPS",
     "at_update",
     "builds_array",
     "is_at",
+    "makes_array",
 ]
 
 #: Attributes of a traced array that are Python values while tracing.
@@ -61,6 +72,15 @@ STATIC_CALLS = CONVERSIONS | {
     "jax.numpy.isdtype",
     "jax.numpy.iscomplexobj",
     "jax.numpy.isrealobj",
+    "jax.numpy.broadcast_shapes",
+    "jax.numpy.promote_types",
+    "jax.numpy.can_cast",
+    "jax.lax.broadcast_shapes",
+    "jax.lax.padtype_to_pads",
+    "jax.lax.conv_dimension_numbers",
+    "jax.lax.conv_general_shape_tuple",
+    "jax.lax.conv_transpose_shape_tuple",
+    "jax.lax.conv_shape_tuple",
     "jax.numpy.isscalar",
     "jax.numpy.iinfo",
     "jax.numpy.finfo",
@@ -79,6 +99,9 @@ STATIC_CALLS = CONVERSIONS | {
     "numpy.issubdtype",
     "numpy.iscomplexobj",
     "numpy.isrealobj",
+    "numpy.broadcast_shapes",
+    "numpy.promote_types",
+    "numpy.can_cast",
     "numpy.isscalar",
     "numpy.iinfo",
     "numpy.finfo",
@@ -98,9 +121,80 @@ STATIC_PARTS: dict[str, tuple[int, ...]] = {
 
 #: The functions that map a function over pytrees: the result holds what it returns.
 TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
+#: Those, and Python's ``map``: ``map(jnp.shape, arrays)`` gives shapes, however traced the
+#: arrays.
+MAPS = TREE_MAPS | {"map"}
+
+#: The constructors of JAX primitives: ``prim.bind(x)`` of one gives an array (a list of
+#: them once its ``multiple_results`` is set), traced as ``x`` is, or staged under ``jit``.
+PRIMITIVES = frozenset(
+    {"jax.core.Primitive", "jax.extend.core.Primitive", "jax._src.core.Primitive"}
+)
+
+#: The calls that make a mutable reference (``jax.new_ref``): writing through one
+#: (``ref[...] = x``) is the documented way to change state under ``jit``, and the write
+#: reaches the caller. A call given ``hijax=True`` (an NNX ``Variable``, ``nnx.with_vars``)
+#: makes one too.
+REFERENCE_MAKERS = frozenset(
+    {
+        "jax.new_ref",
+        "jax.ref.new_ref",
+        "jax.experimental.mutable_array",
+        "jax._src.core.mutable_array",
+    }
+)
+#: The annotations of a mutable reference.
+REFERENCE_TYPES = frozenset({"jax.Ref", "jax.ref.Ref", "jax.experimental.MutableArray"})
+
+#: The errors JAX raises where Python needs the value of a tracer: code inside a ``try``
+#: that catches one expects a tracer there, and goes on without the value.
+TRACER_ERRORS = frozenset(
+    f"{module}.{name}"
+    for module in ("jax.errors", "jax.core", "jax._src.errors")
+    for name in (
+        "ConcretizationTypeError",
+        "TracerBoolConversionError",
+        "TracerIntegerConversionError",
+        "TracerArrayConversionError",
+        "NonConcreteBooleanIndexError",
+    )
+)
+
+#: Attributes every tracer has: ``hasattr(a, "shape")`` is false of none of them.
+TRACER_ATTRIBUTES = STATIC_ATTRIBUTES | {"at", "T", "astype", "reshape"}
+#: Types a tracer is an instance of: ``isinstance(a, jax.Array)`` is true of every one.
+TRACER_TYPES = frozenset(
+    {
+        "jax.Array",
+        "jax.numpy.ndarray",
+        "jax.core.Tracer",
+        "jax._src.core.Tracer",
+        "jax.typing.ArrayLike",
+    }
+)
+#: Types no tracer is an instance of: a branch that only they reach never sees a tracer.
+NOT_TRACER_TYPES = frozenset(
+    {
+        *"int float bool complex str bytes list tuple dict set frozenset type".split(),
+        "numpy.ndarray",
+        "numpy.generic",
+        "numpy.number",
+        "numpy.integer",
+        "numpy.floating",
+        "numbers.Number",
+        "numbers.Integral",
+        "numbers.Real",
+        "numbers.Complex",
+    }
+)
 
 #: The modules whose functions return arrays.
 ARRAY_MODULES = ("jax.numpy.", "jax.lax.", "jax.random.", "jax.nn.", "jax.scipy.")
+#: Those of their functions that make no array: initializers (which return functions).
+NOT_ARRAY_PREFIXES = ("jax.nn.initializers.",)
+#: Functions that give a Python value when every argument is one: ``lax.psum(1, "i")``,
+#: the idiom for the size of an axis.
+FOLDED_ON_CONSTANTS = frozenset({"jax.lax.psum"})
 #: Methods that only arrays have (or that return an array when called on one).
 ARRAY_METHODS = frozenset(
     (
@@ -139,6 +233,22 @@ NOT_ONE_ARRAY = frozenset(
 _AT_METHODS = frozenset(
     {"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"}
 )
+
+
+def makes_array(name: str) -> bool:
+    """Whether a function of that qualified name returns one array (``jax.numpy.sum``),
+    not a Python value, a pytree, a function or an object of JAX's (``lax.Precision``).
+
+    Example:
+      >>> [makes_array(f"jax.{name}") for name in ("numpy.arange", "numpy.shape", "lax.Precision")]
+      [True, False, False]
+    """
+    if not name.startswith(ARRAY_MODULES) or name.startswith(NOT_ARRAY_PREFIXES):
+        return False
+    if name in STATIC_CALLS or name in NOT_ONE_ARRAY:
+        return False
+    last = name.rpartition(".")[2]
+    return not last[:1].isupper() or last == "PRNGKey"
 
 
 def is_at(node: ast.Subscript) -> bool:

@@ -86,6 +86,11 @@ class Func:
         ``donate_argnames`` give up: the caller no longer holds them.
       bound: The transformation calls assigned to each of its names
         (``step = jax.jit(f)``), as (line, call).
+      self_outside: For a method, whether some way JAX reaches it gives it a ``self`` made
+        outside the trace (a transformation applied to the method, ``jax.jit(self.step)``,
+        or an instance from untraced code); ``self_inside``: whether some way gives it one
+        made by the traced code itself (``impl = Iteration(); impl(x)`` in a traced
+        function), made anew on every trace.
       root: The transformation it is traced by (``"jax.jit"``), directly or through
         ``through``, the traced function that calls it or defines it.
       taint: After analysis, which of its values are traced.
@@ -124,6 +129,8 @@ class Func:
     static: set[str] = field(default_factory=set)
     donated: set[str] = field(default_factory=set)
     bound: dict[str, list[tuple[int, ast.Call]]] = field(default_factory=dict)
+    self_outside: bool = False
+    self_inside: bool = False
     root: str = ""
     through: str = ""
     taint: Taint | None = None
@@ -318,10 +325,18 @@ class Functions:
     def resolve(self, node: ast.expr, scope: Func, line: int) -> tuple[Func, int] | None:
         """The function that ``node`` (a name, a lambda, ``self.method``, ``Class.method``)
         refers to where it is written, and how many leading parameters are already bound
-        (1 for a bound method); None when it is not a function of this module."""
+        (1 for a bound method); None when it is not a function of this module. An instance
+        of a class of the module (``factor``, after ``factor = Factor()``; ``Factor()``) is
+        called through its ``__call__``."""
         if isinstance(node, ast.Lambda):
             lam = self._by_node.get(id(node))
             return (lam, 0) if lam else None
+        if isinstance(node, ast.Call):
+            cls = self._class_named(node.func, scope)
+            if isinstance(cls, ast.ClassDef):
+                method = self._method(cls, "__call__")
+                return (method, 1) if method else None
+            return None
         if isinstance(node, ast.Name):
             found: Func | None = scope
             while found is not None:
@@ -329,6 +344,10 @@ class Functions:
                 if candidates:
                     return _latest(candidates, line), 0
                 if node.id in found.local:
+                    made = self._instances(found).get(node.id)
+                    if isinstance(made, ast.ClassDef):
+                        method = self._method(made, "__call__")
+                        return (method, 1) if method else None
                     return None
                 found = found.parent
             return None

@@ -19,6 +19,8 @@ __all__ = [
     "HOST_CALLBACKS",
     "NONDIFF",
     "PARTIAL",
+    "PER_TRACE_CLASSES",
+    "STAGED",
     "STATIC_OPTIONS",
     "TRANSFORMS",
     "Transform",
@@ -28,6 +30,11 @@ __all__ = [
 #: Kinds whose Python body does not run again on every call: jit's cache, and the bodies
 #: of lax loops and branches, traced once per loop or branch.
 CACHED = frozenset({"jit", "pmap", "loop", "branch"})
+#: Kinds whose Python body runs under a staging trace: there every jax.numpy or jax.lax
+#: operation gives a tracer, on constants too (``jnp.arange(5)``), and so does an operation
+#: on a concrete array (``table[0]``). Under ``vmap``, ``grad`` or Haiku's ``transform``
+#: alone, operations on concrete values run at once and give concrete arrays.
+STAGED = frozenset({"jit", "pmap", "loop", "branch", "shard_map", "checkpoint", "trace"})
 #: Kinds that run one program on many devices.
 DEVICES = frozenset({"pmap", "shard_map"})
 
@@ -42,6 +49,11 @@ HOST_CALLBACKS = frozenset(
         "jax.experimental.host_callback.id_tap",
     }
 )
+
+#: Classes whose instances only a transformed function can make (a Haiku module, made
+#: inside ``hk.transform``): each trace makes its own, and what its methods set on ``self``
+#: does not outlive the trace.
+PER_TRACE_CLASSES = frozenset({"haiku.Module"})
 
 #: ``functools.partial`` and its spellings.
 PARTIAL = frozenset({"functools.partial", "partial"})
@@ -81,6 +93,9 @@ class Transform:
       reverse: It differentiates in reverse mode (``grad``, ``vjp``), which cannot go
         through a loop whose length is traced; its traced parameters are the
         differentiated ones.
+      runs: The methods of what it returns that run the function (Haiku's ``apply`` and
+        ``init``), each with how many arguments of its own it takes before the function's
+        (``apply(params, rng, *args)``): code that calls them runs the function as it runs.
     """
 
     kind: str
@@ -88,6 +103,7 @@ class Transform:
     seeds: str = "all"
     sequence: bool = False
     reverse: bool = False
+    runs: tuple[tuple[str, int], ...] = ()
 
 
 _JIT = Transform("jit", seeds="static")
@@ -153,8 +169,10 @@ TRANSFORMS: dict[str, Transform] = {
     "flax.nnx.remat": _FILTERED["checkpoint"],
     "flax.nnx.scan": _FILTERED["loop"],
     "flax.nnx.shard_map": _FILTERED["shard_map"],
-    "haiku.transform": Transform("transform", seeds="none"),
-    "haiku.transform_with_state": Transform("transform", seeds="none"),
+    "haiku.transform": Transform("transform", seeds="none", runs=(("apply", 2), ("init", 1))),
+    "haiku.transform_with_state": Transform(
+        "transform", seeds="none", runs=(("apply", 3), ("init", 1))
+    ),
     "haiku.vmap": Transform("vmap", seeds="in_axes"),
     "haiku.remat": Transform("checkpoint", seeds="static"),
     **_lax("haiku", "scan fori_loop while_loop map cond switch"),

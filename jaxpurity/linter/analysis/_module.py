@@ -29,19 +29,32 @@ from __future__ import annotations
 import ast
 from collections import deque
 from collections.abc import Iterable
+from dataclasses import replace
 
 from jaxpurity.linter.analysis._annotations import Annotations
 from jaxpurity.linter.analysis._applied_transforms import AppliedTransforms, seeds
-from jaxpurity.linter.analysis._arrays import TREE_MAPS
+from jaxpurity.linter.analysis._arrays import MAPS, PRIMITIVES, builds_array, makes_array
 from jaxpurity.linter.analysis._functions import DEFS, MAX_CALL_DEPTH, Func, Functions
-from jaxpurity.linter.analysis._known_transforms import HOST_CALLBACKS, Transform
+from jaxpurity.linter.analysis._known_transforms import HOST_CALLBACKS, STAGED, Transform
 from jaxpurity.linter.analysis._layers import Layer, Layers, Partial
 from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._package import Arguments, Entry, LayerText, Package, Target
-from jaxpurity.linter.analysis._syntax import parameter_names
+from jaxpurity.linter.analysis._syntax import names_in, parameter_names
 from jaxpurity.linter.analysis._taint import Taint
 
 __all__ = ["ModuleAnalysis"]
+
+# The literals of containers, which pass a pytree to a function, never one array.
+_CONTAINERS = (
+    ast.Tuple,
+    ast.List,
+    ast.Dict,
+    ast.Set,
+    ast.ListComp,
+    ast.DictComp,
+    ast.SetComp,
+    ast.GeneratorExp,
+)
 
 _MAX_VISITS = 4
 
@@ -96,6 +109,8 @@ class ModuleAnalysis:
         self.static_functions = self._static_functions()
         self.package = package
         self.file = file
+        self._arrays_of: dict[int, set[str]] = {}
+        self._primitives: tuple[set[str], set[str]] | None = None
         #: How this module's traced code reaches functions of other modules of the package.
         self.outgoing: list[Entry] = []
         self._queue: deque[Func] = deque()
@@ -121,14 +136,118 @@ class ModuleAnalysis:
         }
 
     def taint_of(
-        self, func: Func, tracer_names: Iterable[str], arrays: Iterable[str] | None = None
+        self,
+        func: Func,
+        tracer_names: Iterable[str],
+        arrays: Iterable[str] | None = None,
+        *,
+        staged: bool | None = None,
     ) -> Taint:
         """What in ``func`` derives from the names ``tracer_names`` (:class:`Taint`,
-        followed), of which ``arrays`` hold arrays (all of them when not given)."""
-        fields = self.annotations.static_fields(func)
-        taint = Taint(self.names, tracer_names, self.static_functions, fields, arrays)
-        taint.follow(func.binders, self.type_checked(func), self.annotations.containers(func))
+        followed), of which ``arrays`` hold arrays (all of them when not given).
+        ``staged``: whether what the function computes under a staging trace counts too
+        (jnp on constants, a jitted function's results); by default, when it runs under
+        one. A taint of what derives from some values only (the differentiated ones) says
+        False."""
+        is_staged = bool(func.kinds & STAGED) if staged is None else staged
+        taint = Taint(
+            self.names,
+            tracer_names,
+            self.static_functions,
+            self.annotations.static_fields(func),
+            arrays,
+            staged=is_staged,
+            constants=self._constants(func) if staged is not False else (),
+            results=(lambda call: self._result(func, call)) if staged is not False else None,
+            static_attributes=self.annotations.static_attributes,
+        )
+        taint.follow(
+            func.binders,
+            self.type_checked(func),
+            self.annotations.containers(func),
+            [*func.of(ast.If), *func.of(ast.IfExp)],
+        )
         return taint
+
+    def array_names(self, scope: Func) -> set[str]:
+        """The names that ``scope`` binds only to JAX arrays (from jax.numpy and friends),
+        never to anything else, found once per scope."""
+        key = id(scope)
+        if key not in self._arrays_of:
+            self._arrays_of[key] = _array_names(scope, self.names)
+        return self._arrays_of[key]
+
+    def _constants(self, func: Func) -> set[str]:
+        """The concrete arrays that ``func`` reads from outside: names that a scope around
+        it not run under a staging trace (the module, most often) binds only to JAX arrays
+        (``table = jnp.array([...])``)."""
+        found = set()
+        for name in func.free_reads():
+            owner = self.functions.outer(func, name)
+            if owner is not None and not owner.kinds & STAGED and name in self.array_names(owner):
+                found.add(name)
+        return found
+
+    def _result(self, func: Func, call: ast.Call) -> str | None:
+        """What a call in ``func`` gives, where what it calls says: ``"array"`` for a
+        primitive's ``bind`` or a transformation of a function that returns one array
+        (``jax.jit(lax.gt)``), ``"value"`` for another jitted or transformed function (JAX
+        values of unknown structure); None for anything else."""
+        callee = call.func
+        if isinstance(callee, ast.Call) and self.applied.is_transform_call(callee):
+            return self._transformed_result(callee)
+        if isinstance(callee, ast.Attribute) and callee.attr == "bind":
+            primitives, multiple = self._primitive_names()
+            name = self.names.qualified(callee.value) or ""
+            if name in multiple:
+                return "value"
+            if name in primitives or (name.startswith("jax.") and name.endswith("_p")):
+                return "array"
+            return None
+        if isinstance(callee, (ast.Name, ast.Attribute)):
+            made, _ = self.applied.binding(callee, func, call.lineno)
+            if made is not None:
+                return self._transformed_result(made)
+            target = self.functions.resolve(callee, func, call.lineno)
+            if target is not None and target[0].layers:
+                return "value"
+        return None
+
+    def _transformed_result(self, transform_call: ast.Call) -> str:
+        """What calling the result of a transformation gives: one array when the function
+        it transforms is a jax.numpy or jax.lax function that returns one."""
+        transform = self.applied.known.get(self.names.qualified(transform_call.func) or "")
+        function = transform_call.args[0] if transform_call.args else None
+        if transform is not None and transform.kind in ("jit", "pmap", "checkpoint", "vmap"):
+            if function is not None and makes_array(self.names.qualified(function) or ""):
+                return "array"
+        return "value"
+
+    def _primitive_names(self) -> tuple[set[str], set[str]]:
+        """The names the module binds to a JAX primitive (``p = Primitive("p")``), and
+        those of them given ``p.multiple_results = True`` (whose ``bind`` gives a list)."""
+        if self._primitives is None:
+            made: set[str] = set()
+            multiple: set[str] = set()
+            for func in self.funcs:
+                for node in func.of(ast.Assign):
+                    value = node.value
+                    for target in node.targets:
+                        if (
+                            isinstance(value, ast.Call)
+                            and isinstance(target, ast.Name)
+                            and self.names.qualified(value.func) in PRIMITIVES
+                        ):
+                            made.add(target.id)
+                        elif (
+                            isinstance(target, ast.Attribute)
+                            and target.attr == "multiple_results"
+                            and isinstance(target.value, ast.Name)
+                            and not (isinstance(value, ast.Constant) and not value.value)
+                        ):
+                            multiple.add(target.value.id)
+            self._primitives = made, multiple & made
+        return self._primitives
 
     def _static_functions(self) -> frozenset[str]:
         """The names of the functions given to ``jax.tree.map`` whose every ``return``
@@ -139,7 +258,7 @@ class ModuleAnalysis:
             for call in func.of(ast.Call)
             if call.args
             and isinstance(call.args[0], ast.Name)
-            and self.names.qualified(call.func) in TREE_MAPS
+            and self.names.qualified(call.func) in MAPS
         }
         verdict: dict[str, bool] = {}
         for func in self.funcs:
@@ -173,6 +292,7 @@ class ModuleAnalysis:
                 differentiated |= given
                 func.reverse = func.reverse or layer.name
         not_traced = func.defaulted | {func.self_name}
+        func.self_outside = func.self_outside or func.self_name is not None
         outermost = next(layer for layer in layers if isinstance(layer, Layer))
         self._update(
             func,
@@ -263,7 +383,8 @@ class ModuleAnalysis:
     def _follow_call(self, caller: Func, call: ast.Call, taint: Taint) -> None:
         target = self.functions.resolve(call.func, caller, call.lineno)
         if target is None:
-            self._call_elsewhere(caller, call, taint)
+            if not self._run_transformed(caller, call, taint):
+                self._call_elsewhere(caller, call, taint)
             return
         if target[0] is caller:
             return
@@ -272,7 +393,49 @@ class ModuleAnalysis:
         traced, arrays = _reached(callee, given)
         if caller not in callee.callers:
             callee.callers.append(caller)
+        if shift and callee.self_name is not None:
+            if self._made_in_trace(call.func, caller):
+                callee.self_inside = True
+            else:
+                callee.self_outside = True
         self._through(caller, callee, caller.depth + 1, traced=traced, arrays=arrays)
+
+    def _made_in_trace(self, node: ast.expr, caller: Func) -> bool:
+        """Whether the object whose method ``node`` calls from traced code was made by traced
+        code: ``Iteration()(x)``; ``impl(x)`` or ``impl.step(x)`` with ``impl`` bound in a
+        traced function; ``self.step(x)`` in a method whose ``self`` is such an object."""
+        if isinstance(node, ast.Call):
+            return True
+        head = node.value if isinstance(node, ast.Attribute) else node
+        if not isinstance(head, ast.Name):
+            return False
+        scope: Func | None = caller
+        while scope is not None:
+            if scope.self_name == head.id:
+                return scope.self_inside and not scope.self_outside
+            if head.id in scope.local:
+                return scope.is_traced
+            scope = scope.parent
+        return False
+
+    def _run_transformed(self, caller: Func, call: ast.Call, taint: Taint) -> bool:
+        """A call of a method that runs a transformed function (``model.apply(params, rng,
+        x)`` after ``model = hk.transform(f)``): ``f`` runs as the caller runs, given the
+        arguments after the method's own. Whether the call was one."""
+        callee = call.func
+        if not isinstance(callee, ast.Attribute) or not isinstance(callee.value, ast.Name):
+            return False
+        made, where = self.applied.binding(callee.value, caller, call.lineno)
+        transform = self.applied.known.get(self.names.qualified(made.func) or "") if made else None
+        own = dict(transform.runs).get(callee.attr) if transform else None
+        if made is None or own is None:
+            return False
+        given = _arguments(call, taint, 0, caller.traced_params)
+        given = replace(given, positional=given.positional[own:])
+        for func in self.applied.transformed(made, where):
+            traced, arrays = _reached(func, given)
+            self._through(caller, func, caller.depth + 1, traced=traced, arrays=arrays)
+        return True
 
     # -- other modules of the package -----------------------------------------------------
 
@@ -309,6 +472,12 @@ class ModuleAnalysis:
         of its leading parameters are bound."""
         if self.package is None:
             return None
+        if isinstance(node, ast.Call):  # Decoder()(z): an instance's __call__
+            made: ast.ClassDef | str | None = None
+            if isinstance(node.func, (ast.Name, ast.Attribute)):
+                made = self._imported_class(node.func, scope)
+            target = self.package.target(f"{made}.__call__") if made else None
+            return (target, 1) if target is not None else None
         head = node
         while isinstance(head, ast.Attribute):
             head = head.value
@@ -322,7 +491,25 @@ class ModuleAnalysis:
             if isinstance(made, str):
                 target = self.package.target(f"{made}.{node.attr}")
                 return (target, 1) if target is not None else None
+        if isinstance(node, ast.Name):
+            made = self.functions.instance_of(node, scope)
+            if isinstance(made, str):
+                target = self.package.target(f"{made}.__call__")
+                return (target, 1) if target is not None else None
         return None
+
+    def _imported_class(self, node: ast.Name | ast.Attribute, scope: Func) -> str | None:
+        """The qualified name of an imported class that ``node`` names (capitalised, as
+        classes are named); None for anything else."""
+        head: ast.expr = node
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name) or head.id not in self.names.imported:
+            return None
+        if head.id in scope.local:
+            return None
+        qualified = self.names.qualified(node) or ""
+        return qualified if qualified.rpartition(".")[2][:1].isupper() else None
 
     def _dotted(self, func: Func) -> str:
         """A function's name as another module reads it: ``train.step``."""
@@ -379,16 +566,20 @@ def _arguments(call: ast.Call, taint: Taint, shift: int, params: Iterable[str] =
     own = set(params)
 
     def flavor(node: ast.expr) -> str | None:
-        """An array, unless it may be a Python value: a name also assigned one
-        (``size = None``), a parameter not known for an array, or a field of a pytree not
-        surely an array, unless its class is of this module and says which fields are
-        static (one of another module may declare it so: ``sys.matrix_inv_iterations``)."""
+        """An array, unless it may be a Python value or a pytree: a name also assigned one
+        (``size = None``), a parameter not known for an array, a tuple, list or dict of
+        tracers, or a field of a pytree not surely an array, unless its class is of this
+        module and says which fields are static (one of another module may declare it so:
+        ``sys.matrix_inv_iterations``)."""
         if not taint.holds_tracer(node):
             return None
         if taint.may_be_python(node):
             return "traced"
-        if isinstance(node, ast.Name) and node.id in own and not taint.is_array(node):
-            return "traced"
+        if isinstance(node, ast.Name) and not taint.is_array(node):
+            if node.id in own or taint.is_item(node):
+                return "traced"
+        if isinstance(node, _CONTAINERS):
+            return "traced"  # a tuple, list or dict of tracers: a pytree, no array
         if isinstance(node, ast.Attribute) and not taint.is_array(node):
             base = node.value
             if not (isinstance(base, ast.Name) and base.id in taint.static_fields):
@@ -481,3 +672,33 @@ def _expression(text: str) -> ast.expr:
         return ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return ast.Constant(None)
+
+
+def _array_names(scope: Func, names: Names) -> set[str]:
+    """The names that ``scope`` binds only to JAX arrays (from jax.numpy and friends), never
+    to anything else: not its parameters, nor a loop's, a comprehension's or a ``with``'s
+    targets."""
+    verdict: dict[str, bool] = {}
+    for node in scope.of(ast.Assign):
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                verdict[target.id] = verdict.get(target.id, True) and builds_array(
+                    node.value, names, verdict
+                )
+            else:
+                for name in names_in(target):
+                    verdict[name] = False
+    blocks: list[ast.With | ast.AsyncWith] = [*scope.of(ast.With), *scope.of(ast.AsyncWith)]
+    not_arrays = [
+        *(n.target for n in scope.of(ast.For)),
+        *(n.target for n in scope.of(ast.AsyncFor)),
+        *(n.target for n in scope.of(ast.comprehension)),
+        *(n.target for n in scope.of(ast.AnnAssign)),
+        *(item.optional_vars for n in blocks for item in n.items if item.optional_vars),
+    ]
+    for target in not_arrays:
+        for name in names_in(target):
+            verdict[name] = False
+    for param in [*scope.positional, *scope.kwonly]:
+        verdict[param] = False
+    return {name for name, is_array in verdict.items() if is_array}

@@ -194,7 +194,9 @@ class Blocks:
         )
 
 
-def blocks(statements: Iterable[ast.For | ast.AsyncFor | ast.While | ast.With | ast.If]) -> Blocks:
+def blocks(
+    statements: Iterable[ast.For | ast.AsyncFor | ast.While | ast.With | ast.AsyncWith | ast.If],
+) -> Blocks:
     """The bodies of ``statements``.
 
     Example:

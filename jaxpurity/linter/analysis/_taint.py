@@ -35,25 +35,34 @@ linear in the function's size.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from jaxpurity.linter.analysis._arrays import (
     ARRAY_ATTRIBUTES,
     ARRAY_METHODS,
     ARRAY_MODULES,
+    FOLDED_ON_CONSTANTS,
+    MAPS,
+    NOT_TRACER_TYPES,
     STATIC_ATTRIBUTES,
     STATIC_CALLS,
     STATIC_PARTS,
-    TREE_MAPS,
+    TRACER_ATTRIBUTES,
+    TRACER_TYPES,
     is_at,
+    makes_array,
 )
 from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._syntax import (
     COMPREHENSIONS,
+    Blocks,
+    blocks,
     comprehension_scopes,
+    is_constant,
     names_in,
     parameter_names,
     position,
+    walk_here,
 )
 
 __all__ = ["Taint"]
@@ -94,8 +103,32 @@ class Taint:
         static_functions: Iterable[str] = (),
         static_fields: Mapping[str, frozenset[str]] | None = None,
         arrays: Iterable[str] | None = None,
+        *,
+        staged: bool = False,
+        constants: Iterable[str] = (),
+        results: Callable[[ast.Call], str | None] | None = None,
+        static_attributes: Iterable[str] = (),
     ) -> None:
         self.names = names
+        #: Whether the function runs under a staging trace (``jit``, a loop body, ...), where
+        #: every jax.numpy or jax.lax operation gives a tracer, on constants too.
+        self.staged = staged
+        #: Names of concrete arrays that the function reads from outside (a module-level
+        #: ``table = jnp.array(...)``): not tracers, but what is computed from them under a
+        #: staging trace is (``table[i]``, ``table.sum()``).
+        self.constants = frozenset(constants)
+        #: What a call gives, where its function says (a jitted function, a primitive's
+        #: ``bind``): ``"array"``, ``"value"`` (JAX values of unknown structure) or None.
+        self.results = results
+        #: Attributes that are static fields of every class of the module that declares
+        #: them (``data_axis_for_name``, declared ``pytree_node=False``): Python values on
+        #: any object, its class unknown.
+        self.static_attributes = frozenset(static_attributes)
+        # The reads of a name (by id) in a branch that a tracer never reaches: the name
+        # tested there is no tracer (``else`` of ``hasattr(a, "shape")``); see _narrow.
+        self._narrowed: set[int] = set()
+        # The bodies of ``with jax.ensure_compile_time_eval():``, which run eagerly.
+        self._eager: Blocks | None = None
         #: The names that hold tracers (after :meth:`follow`, every one the function has).
         self.tracer_names = set(tracer_names)
         self.static_functions = frozenset(static_functions)
@@ -124,14 +157,29 @@ class Taint:
         nodes: list[ast.AST],
         type_checked: Iterable[str] = (),
         containers: Iterable[str] = (),
+        branches: Iterable[ast.If | ast.IfExp] = (),
     ) -> None:
         """Add the names that ``nodes`` (one function's own nodes, or those of them that
         bind names, in source order) assign from traced values; then answer from a memo
         (the set no longer changes). ``type_checked``: the names the function tests with
         ``isinstance``, which are not taken for arrays. ``containers``: parameters that
-        hold containers (annotated so, or ``*args``), not arrays, whose items are."""
+        hold containers (annotated so, or ``*args``), not arrays, whose items are.
+        ``branches``: the function's ``if`` statements and expressions, whose tests may
+        say that a name holds no tracer in one branch (``hasattr(a, "shape")``)."""
         self._scopes = comprehension_scopes(nodes)
         self._rebinding = _rebinding_reads(nodes)
+        self._narrowed = _narrowed_reads(branches, self.names)
+        eager: list[ast.With | ast.AsyncWith] = [
+            node
+            for node in nodes
+            if isinstance(node, (ast.With, ast.AsyncWith))
+            and any(
+                isinstance(item.context_expr, ast.Call)
+                and self.names.qualified(item.context_expr.func) == "jax.ensure_compile_time_eval"
+                for item in node.items
+            )
+        ]
+        self._eager = blocks(eager) if eager else None
         for _ in range(2):
             for node in nodes:
                 self._assign(node)
@@ -190,6 +238,11 @@ class Taint:
             and node.id in self._python_names
         )
 
+    def is_item(self, node: ast.Name) -> bool:
+        """Whether ``node`` reads a comprehension's own variable: an item of what it
+        iterates (of a pytree, unless that is an array)."""
+        return self._variable(node) is not None
+
     def is_array(self, node: ast.expr | None) -> bool:
         """Whether ``node`` is surely a traced array, not a pytree of them or a Python value
         (see the module's docstring); only after :meth:`follow`."""
@@ -211,33 +264,58 @@ class Taint:
                 return verdict[key] or known
             return known
         if isinstance(node, ast.Attribute):
-            return node.attr in ARRAY_ATTRIBUTES and self._array(node.value, verdict)
+            return node.attr in ARRAY_ATTRIBUTES and self._operand(node.value, verdict)
         if isinstance(node, ast.Subscript):
             held = isinstance(node.value, ast.Name) and node.value.id in self.containers
-            return held or self._array(node.value, verdict)
+            return held or self._operand(node.value, verdict)
         if isinstance(node, ast.Call):
             name = self.names.qualified(node.func) or ""
-            if name.startswith(ARRAY_MODULES) and name not in STATIC_CALLS:
+            if makes_array(name):
                 return True
             method = node.func
-            return isinstance(method, ast.Attribute) and (
-                (method.attr in ARRAY_METHODS and self._array(method.value, verdict))
+            if isinstance(method, ast.Attribute) and (
+                (method.attr in ARRAY_METHODS and self._operand(method.value, verdict))
                 or (isinstance(method.value, ast.Subscript) and is_at(method.value))
-            )
+            ):
+                return True
+            return self.results is not None and self.results(node) == "array"
         if isinstance(node, ast.BinOp):
             if isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
                 return False  # "%s" % x: a string
-            return self._array(node.left, verdict) or self._array(node.right, verdict)
+            return self._operand(node.left, verdict) or self._operand(node.right, verdict)
         if isinstance(node, ast.UnaryOp):
-            return not isinstance(node.op, ast.Not) and self._array(node.operand, verdict)
+            return not isinstance(node.op, ast.Not) and self._operand(node.operand, verdict)
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
             if any(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in operands):
                 return False
-            return any(self._array(o, verdict) for o in operands)
+            return any(self._operand(o, verdict) for o in operands)
         if isinstance(node, ast.IfExp):
             return self._array(node.body, verdict) and self._array(node.orelse, verdict)
         return False
+
+    def _operand(self, node: ast.expr, verdict: dict[_Binding, bool] | None) -> bool:
+        """Whether an operand makes what is computed from it an array: a traced array, or a
+        concrete one from outside (what is computed from it is traced, see
+        :meth:`_holds_tracer`)."""
+        return self._constant(node) or self._array(node, verdict)
+
+    def _constant(self, node: ast.expr) -> bool:
+        """Whether ``node`` reads a concrete array from outside the function (see
+        :attr:`constants`)."""
+        return (
+            isinstance(node, ast.Name)
+            and node.id in self.constants
+            and node.id not in self.tracer_names
+            and self._variable(node) is None
+        )
+
+    def _staged_at(self, node: ast.AST) -> bool:
+        """Whether operations at ``node`` are staged: the function runs under a staging
+        trace, and ``node`` is not in a ``with jax.ensure_compile_time_eval():`` block."""
+        if not self.staged:
+            return False
+        return self._eager is None or not self._eager.contain(getattr(node, "lineno", 0))
 
     def _assign(self, node: ast.AST) -> None:
         if isinstance(node, ast.Assign):
@@ -330,7 +408,7 @@ class Taint:
             variable = self._variable(node)
             if variable is not None:
                 return variable in self._traced_variables
-            if node.id not in self.tracer_names:
+            if node.id not in self.tracer_names or id(node) in self._narrowed:
                 return False
             # A read in the value of an assignment to its name sees the value from before.
             rebinding = self._rebinding.get(id(node))
@@ -340,27 +418,34 @@ class Taint:
                 node.value.id, ()
             ):
                 return False
-            return node.attr not in STATIC_ATTRIBUTES and self.holds_tracer(node.value)
+            if node.attr in STATIC_ATTRIBUTES or node.attr in self.static_attributes:
+                return False
+            if node.attr in ARRAY_ATTRIBUTES and self._constant(node.value):
+                return self._staged_at(node)  # table.T: a transpose, staged
+            return self.holds_tracer(node.value)
         if isinstance(node, ast.Subscript):
+            if self._constant(node.value):
+                # table[i]: traced when i is, and staged under jit whatever i is
+                return self._staged_at(node) or self.holds_tracer(node.slice)
             return self.holds_tracer(node.value)
         if isinstance(node, ast.Call):
-            function = self.names.qualified(node.func)
-            if function in STATIC_CALLS:
-                return False
-            if function in TREE_MAPS and node.args and self._returns_static(node.args[0]):
-                return False
-            arguments = [*node.args, *(k.value for k in node.keywords)]
-            if any(self.holds_tracer(a) for a in arguments):
-                return True
-            return isinstance(node.func, ast.Attribute) and self.holds_tracer(node.func.value)
+            return self._call_holds_tracer(node)
         if isinstance(node, ast.Compare):
             if all(isinstance(op, _IDENTITY_TESTS) for op in node.ops):
                 return False
-            return any(self.holds_tracer(e) for e in [node.left, *node.comparators])
+            operands = [node.left, *node.comparators]
+            return any(self.holds_tracer(e) for e in operands) or self._staged_on_constant(
+                node, operands
+            )
         if isinstance(node, ast.BinOp):
-            return self.holds_tracer(node.left) or self.holds_tracer(node.right)
-        if isinstance(node, (ast.UnaryOp, ast.Starred, ast.Await, ast.FormattedValue)):
-            return self.holds_tracer(node.operand if isinstance(node, ast.UnaryOp) else node.value)
+            operands = [node.left, node.right]
+            return any(self.holds_tracer(e) for e in operands) or self._staged_on_constant(
+                node, operands
+            )
+        if isinstance(node, ast.UnaryOp):
+            return self.holds_tracer(node.operand) or self._staged_on_constant(node, [node.operand])
+        if isinstance(node, (ast.Starred, ast.Await, ast.FormattedValue)):
+            return self.holds_tracer(node.value)
         if isinstance(node, ast.NamedExpr):
             return self.holds_tracer(node.value)
         if isinstance(node, ast.BoolOp):
@@ -381,6 +466,34 @@ class Taint:
             return any(self.holds_tracer(p) for p in (node.lower, node.upper, node.step))
         return False
 
+    def _call_holds_tracer(self, node: ast.Call) -> bool:
+        """A call gives a tracer when it is given one (or is a method of one), and, under a
+        staging trace, when it is a jax.numpy or jax.lax operation (on constants too), a
+        method of a concrete array, or a call of a jitted function or a primitive."""
+        function = self.names.qualified(node.func)
+        if function in STATIC_CALLS:
+            return False
+        if function in MAPS and node.args and self._returns_static(node.args[0]):
+            return False
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        if any(self.holds_tracer(a) for a in arguments):
+            return True
+        method = node.func
+        if isinstance(method, ast.Attribute) and self.holds_tracer(method.value):
+            return True
+        if not self._staged_at(node):
+            return False
+        if function and function.startswith(ARRAY_MODULES):
+            return not (function in FOLDED_ON_CONSTANTS and all(map(is_constant, arguments)))
+        if isinstance(method, ast.Attribute) and self._constant(method.value):
+            return True
+        return self.results is not None and self.results(node) is not None
+
+    def _staged_on_constant(self, node: ast.expr, operands: list[ast.expr]) -> bool:
+        """Whether an operator on a concrete array from outside is staged (``table * 2``
+        under ``jit`` is a tracer)."""
+        return any(self._constant(o) for o in operands) and self._staged_at(node)
+
     def _returns_static(self, function: ast.expr) -> bool:
         """Whether ``function`` returns a Python value whatever it is given: a lambda whose
         body is one (``lambda x: x is None``), a function of
@@ -388,7 +501,13 @@ class Taint:
         ``static_functions``."""
         if isinstance(function, ast.Lambda):
             given = self.tracer_names | parameter_names(function)
-            return not Taint(self.names, given, self.static_functions).holds_tracer(function.body)
+            inner = Taint(
+                self.names,
+                given,
+                self.static_functions,
+                static_attributes=self.static_attributes,
+            )
+            return not inner.holds_tracer(function.body)
         if isinstance(function, ast.Name) and function.id in self.static_functions:
             return True
         return self.names.qualified(function) in STATIC_CALLS
@@ -425,3 +544,73 @@ def _rebinding_reads(nodes: list[ast.AST]) -> dict[int, tuple[int, int]]:
                 if isinstance(read, ast.Name) and read.id in assigned:
                     found[id(read)] = start
     return found
+
+
+def _narrowed_reads(branches: Iterable[ast.If | ast.IfExp], names: Names) -> set[int]:
+    """The reads of a name (by id) in a branch that its test keeps tracers out of: the
+    ``else`` of ``hasattr(a, "shape")`` or ``isinstance(a, jax.Array)`` (every tracer has
+    a shape, and is an Array), the body of ``isinstance(a, (int, np.ndarray))`` or of
+    ``a is None``. Once the branch assigns the name again, from the line of that
+    assignment on (its value too: ``b = np.asarray(b)``), it is left alone."""
+    found: set[int] = set()
+    for node in branches:
+        body_free, else_free = _tracer_free(node.test, names)
+        for free, branch in ((body_free, node.body), (else_free, node.orelse)):
+            if not free:
+                continue
+            parts: list[ast.AST] = [*branch] if isinstance(branch, list) else [branch]
+            inner = [n for part in parts for n in walk_here(part)]
+            assigned: dict[str, int] = {}
+            for n in inner:
+                if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                    assigned[n.id] = min(n.lineno, assigned.get(n.id, n.lineno))
+            found.update(
+                id(n)
+                for n in inner
+                if isinstance(n, ast.Name)
+                and n.id in free
+                and (n.id not in assigned or n.lineno <= assigned[n.id])
+                and isinstance(n.ctx, ast.Load)
+            )
+    return found
+
+
+def _tracer_free(test: ast.expr, names: Names) -> tuple[set[str], set[str]]:
+    """The names that hold no tracer where ``test`` is true, and where it is false."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        when_true, when_false = _tracer_free(test.operand, names)
+        return when_false, when_true
+    if isinstance(test, ast.BoolOp):
+        parts = [_tracer_free(value, names) for value in test.values]
+        if isinstance(test.op, ast.And):
+            return set().union(*(true for true, _ in parts)), set()
+        return set(), set().union(*(false for _, false in parts))
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        if isinstance(test.ops[0], ast.Is):
+            return {test.left.id}, set()
+        if isinstance(test.ops[0], ast.IsNot):
+            return set(), {test.left.id}
+    if not (isinstance(test, ast.Call) and len(test.args) == 2 and not test.keywords):
+        return set(), set()
+    subject, kind = test.args
+    if not isinstance(subject, ast.Name):
+        return set(), set()
+    function = names.qualified(test.func)
+    if function == "hasattr":
+        has_attr = isinstance(kind, ast.Constant) and kind.value in TRACER_ATTRIBUTES
+        return set(), ({subject.id} if has_attr else set())
+    if function != "isinstance":
+        return set(), set()
+    options = kind.elts if isinstance(kind, ast.Tuple) else [kind]
+    qualified = [names.qualified(option) or "" for option in options]
+    if qualified and all(name in NOT_TRACER_TYPES for name in qualified):
+        return {subject.id}, set()
+    if qualified and all(name in TRACER_TYPES for name in qualified):
+        return set(), {subject.id}
+    return set(), set()

@@ -12,13 +12,11 @@ import ast
 from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import Family, Rule
-from jaxpurity.linter.analysis._arrays import at_update, builds_array
-from jaxpurity.linter.analysis._names import Names
-from jaxpurity.linter.analysis._syntax import flatten, names_in
+from jaxpurity.linter.analysis._arrays import at_update
+from jaxpurity.linter.analysis._syntax import flatten
 
 if TYPE_CHECKING:
     from jaxpurity.linter._context import ScopeContext
-    from jaxpurity.linter.analysis._functions import Func
 
 __all__ = ["FAMILY"]
 
@@ -48,7 +46,7 @@ FAMILY = Family(
 
 @FAMILY.on_scope
 def _item_assignment(scope: ScopeContext) -> None:
-    arrays = _array_names(scope.func, scope.names)
+    arrays = scope.module.analysis.array_names(scope.func)
     assignments: list[ast.Assign | ast.AugAssign] = [
         *scope.func.of(ast.Assign),
         *scope.func.of(ast.AugAssign),
@@ -72,34 +70,6 @@ def _discarded_update(scope: ScopeContext) -> None:
         if update is not None:
             array, method = update
             scope.hit(statement.value, "JP210", method=method, name=_short(array))
-
-
-def _array_names(scope: Func, names: Names) -> set[str]:
-    """The names that ``scope`` binds only to JAX arrays (from jax.numpy and friends)."""
-    verdict: dict[str, bool] = {}
-    for node in scope.of(ast.Assign):
-        for target in node.targets:
-            if isinstance(target, ast.Name):
-                verdict[target.id] = verdict.get(target.id, True) and builds_array(
-                    node.value, names, verdict
-                )
-            else:
-                for name in names_in(target):
-                    verdict[name] = False
-    blocks: list[ast.With | ast.AsyncWith] = [*scope.of(ast.With), *scope.of(ast.AsyncWith)]
-    not_arrays = [
-        *(n.target for n in scope.of(ast.For)),
-        *(n.target for n in scope.of(ast.AsyncFor)),
-        *(n.target for n in scope.of(ast.comprehension)),
-        *(n.target for n in scope.of(ast.AnnAssign)),
-        *(item.optional_vars for n in blocks for item in n.items if item.optional_vars),
-    ]
-    for target in not_arrays:
-        for name in names_in(target):
-            verdict[name] = False
-    for param in [*scope.positional, *scope.kwonly]:
-        verdict[param] = False
-    return {name for name, is_array in verdict.items() if is_array}
 
 
 def _short(node: ast.expr) -> str:

@@ -88,7 +88,7 @@ def _differentiated_call(fn: TracedFunction, node: ast.Call, name: str) -> None:
 
 def _differentiated(fn: TracedFunction) -> Taint:
     """What in the function derives from its differentiated parameters."""
-    return fn.module.analysis.taint_of(fn.func, fn.func.differentiated)
+    return fn.module.analysis.taint_of(fn.func, fn.func.differentiated, staged=False)
 
 
 def _reverse_loop(fn: TracedFunction, node: ast.Call, loop: str) -> None:

@@ -37,8 +37,8 @@ FAMILY = Family(
         "A boolean mask or nonzero of a traced value",
         "{what} ({how}): the size of the result depends on the data; use jnp.where, or give size=",
         "boolean_masks",
-        "It sees a mask written as a comparison, or a name assigned one; a boolean array "
-        "from elsewhere, used as an index, is not seen.",
+        "It sees a mask written as a comparison, or a name assigned one, as an index or in "
+        "`.at[...]`; a boolean array from elsewhere, used as an index, is not seen.",
     ),
     Rule(
         "JP208",
@@ -130,7 +130,6 @@ def _index(fn: TracedFunction, node: ast.Subscript) -> None:
     elif (
         fn.not_only_grad
         and fn.holds_tracer(node.value)
-        and not (isinstance(node.value, ast.Attribute) and node.value.attr == "at")
         and any(_is_mask(fn, p, fn.memo(_mask_names)) for p in parts)
     ):
         fn.hit(node, "JP207", what="a boolean mask as an index")

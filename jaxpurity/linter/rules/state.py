@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import SAME_MODULE, Family, Rule
 from jaxpurity.linter.analysis._arrays import builds_array
+from jaxpurity.linter.analysis._known_transforms import PER_TRACE_CLASSES
 from jaxpurity.linter.analysis._names import Names, dotted
 from jaxpurity.linter.analysis._syntax import flatten, is_container
 
@@ -91,7 +92,9 @@ FAMILY = Family(
         "leak_through_self",
         "It sees assignments to `self` in the traced method and in the methods it calls on "
         "`self`; Flax NNX methods, whose transformations carry such state, are not checked, "
-        "nor an object changed through another name.",
+        "nor an object changed through another name, nor one made anew on every trace: an "
+        "object that the traced code makes and calls (`impl = Iteration(); impl(x)`), or a "
+        "Haiku module.",
     ),
     Rule(
         "JP106",
@@ -361,6 +364,8 @@ def _self_store(
     if not isinstance(attribute, ast.Attribute):
         return
     method = _method(fn.func)
+    if method is not None and _made_per_trace(fn, method):
+        return
     if attribute is not target and (
         method is None
         or method.cls is None
@@ -368,6 +373,19 @@ def _self_store(
     ):
         return
     fn.hit(target, "JP105", name=attribute.attr)
+
+
+def _made_per_trace(fn: TracedFunction, method: Func) -> bool:
+    """Whether the object a traced method sets attributes on is made anew on every trace:
+    JAX reaches the method only through objects that traced code makes (``impl =
+    Iteration(...); impl(x)``), or its class is one whose instances only a transformed
+    function makes (a Haiku module). What it keeps then does not outlive the trace."""
+    if method.self_inside and not method.self_outside:
+        return True
+    cls = method.cls
+    return cls is not None and any(
+        fn.names.qualified(base) in PER_TRACE_CLASSES for base in cls.bases
+    )
 
 
 # -- what the module says of its containers and counters, found once ------------------------
