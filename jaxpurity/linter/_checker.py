@@ -11,7 +11,11 @@ Then it runs the families' checks of whole scopes, with a
 code, traced or not: item assignment on an array, a discarded ``.at[...]`` update, a
 reused key, a donated array read again, an unhashable static argument and a ``jit``
 inside a loop are looked for everywhere. Nothing is reported in code that a test expects
-to fail (:attr:`~jaxpurity.linter._context.Module.expected_errors`).
+to fail (:attr:`~jaxpurity.linter._context.Module.expected_errors`) or that a constant flag
+of the module closes (``if DEBUG:`` after ``DEBUG = False``,
+:attr:`~jaxpurity.linter._context.Module.unreached`), nor the need for a tracer's value
+where a ``try`` catches JAX's tracer errors
+(:attr:`~jaxpurity.linter._context.Module.tracer_guarded`).
 
 Complexity: each node of a traced function is handed to a fixed number of
 checks, and each check looks at a constant number of nodes, or at the nodes of
@@ -52,8 +56,18 @@ def check(analysis: ModuleAnalysis) -> list[Hit]:
         for scope_check in _SCOPE_CHECKS:
             scope_check(scope)
         hits += scope.hits
-    expected = module.expected_errors
-    return [hit for hit in hits if not expected.contain(getattr(hit.node, "lineno", 0))]
+    expected, unreached, guarded = (
+        module.expected_errors,
+        module.unreached,
+        module.tracer_guarded,
+    )
+    return [
+        hit
+        for hit in hits
+        if not expected.contain(line := getattr(hit.node, "lineno", 0))
+        and not unreached.contain(line)
+        and not (hit.code in _NEEDS_VALUE and guarded.contain(line))
+    ]
 
 
 def _check_traced(fn: TracedFunction) -> list[Hit]:
@@ -82,3 +96,7 @@ _NODE_CHECKS: dict[type[ast.AST], tuple[Callable[[TracedFunction, Any], None], .
 _CALL_CHECKS = tuple(check for family in FAMILIES for check in family.call_checks)
 _FUNCTION_CHECKS = tuple(check for family in FAMILIES for check in family.function_checks)
 _SCOPE_CHECKS = tuple(check for family in FAMILIES for check in family.scope_checks)
+# The codes of the rules that need a tracer's value (not reported where a try expects one).
+_NEEDS_VALUE = frozenset(
+    rule.code for family in FAMILIES for rule in family.rules if rule.needs_value
+)

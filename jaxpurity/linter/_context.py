@@ -29,18 +29,20 @@ from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
 from jaxpurity.linter.analysis._applied_transforms import Jitted
+from jaxpurity.linter.analysis._arrays import TRACER_ERRORS
 from jaxpurity.linter.analysis._flow import Event, Spent, spent_uses
 from jaxpurity.linter.analysis._functions import Func
 from jaxpurity.linter.analysis._known_transforms import CACHED
 from jaxpurity.linter.analysis._module import ModuleAnalysis
 from jaxpurity.linter.analysis._names import Names
-from jaxpurity.linter.analysis._syntax import Blocks, blocks
+from jaxpurity.linter.analysis._syntax import Blocks, blocks, line_blocks
 from jaxpurity.linter.analysis._taint import Taint
 
 __all__ = ["Hit", "Module", "ScopeContext", "TracedFunction"]
 
 
 _T = TypeVar("_T")
+_TRY: tuple[type[ast.stmt], ...] = (ast.Try, *([ast.TryStar] if hasattr(ast, "TryStar") else []))
 
 # Contexts whose body a test expects to raise (besides the assertRaises* methods). Not
 # jaxpurity.raises: a page shows a reader's bug with it, and the bug is what lint must find.
@@ -80,6 +82,23 @@ class Module:
             for node in scope.of(ast.With)
             if any(_expects_error(item.context_expr, self.names) for item in node.items)
         )
+        #: The bodies of ``try`` statements that catch one of JAX's tracer errors
+        #: (``except jax.errors.ConcretizationTypeError``): code there expects a tracer, and
+        #: the rules that need a value (``Rule.needs_value``) do not report it.
+        attempts: list[ast.Try] = [
+            node  # type: ignore[misc]
+            for scope in analysis.funcs
+            for kind in _TRY
+            for node in scope.of(kind)
+        ]
+        self.tracer_guarded: Blocks = line_blocks(
+            (node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno)
+            for node in attempts
+            if any(_catches_tracer_error(h.type, self.names) for h in node.handlers)
+        )
+        #: The branches that a constant flag of the module closes (``if DEBUG:`` after
+        #: ``DEBUG = False``): code that never runs as the module is written.
+        self.unreached: Blocks = _closed_branches(analysis)
         self._memo: dict[Callable[[Module], object], object] = {}
 
     def memo(self, make: Callable[[Module], _T]) -> _T:
@@ -131,6 +150,19 @@ class TracedFunction:
 
     def is_array(self, node: ast.expr | None) -> bool:
         """Whether ``node`` is surely a traced array."""
+        return self.taint.is_array(node)
+
+    def shows_tracer(self, node: ast.expr) -> bool:
+        """Whether ``node`` surely holds a tracer: a traced name (an argument, or a pytree of
+        tracers), surely a traced array, or a string formatted from one; not the result of a
+        function that may return a Python value made from tracers (a string, a shape)."""
+        if isinstance(node, ast.JoinedStr):
+            return any(
+                isinstance(v, ast.FormattedValue) and self.shows_tracer(v.value)
+                for v in node.values
+            )
+        if isinstance(node, ast.Name):
+            return self.taint.holds_tracer(node)
         return self.taint.is_array(node)
 
     def memo(self, make: Callable[[TracedFunction], _T]) -> _T:
@@ -193,6 +225,44 @@ class ScopeContext:
     def resolve(self, node: ast.expr, line: int) -> tuple[Func, int] | None:
         """The function of the module that ``node``, written here on ``line``, refers to."""
         return self.module.analysis.functions.resolve(node, self.func, line)
+
+
+def _catches_tracer_error(node: ast.expr | None, names: Names) -> bool:
+    """Whether an ``except`` clause's type names one of JAX's tracer errors."""
+    options = node.elts if isinstance(node, ast.Tuple) else [node] if node else []
+    return any(names.qualified(option) in TRACER_ERRORS for option in options)
+
+
+def _closed_branches(analysis: ModuleAnalysis) -> Blocks:
+    """The branches of ``if`` statements whose test a constant flag of the module decides:
+    the body when it is false, the ``else`` when it is true."""
+    flags = analysis.flags()
+    ranges: list[tuple[int, int]] = []
+    if not flags:
+        return line_blocks(ranges)
+    for scope in analysis.funcs:
+        for node in scope.of(ast.If):
+            truth = _truth(node.test, flags, scope)
+            closed = node.body if truth is False else node.orelse if truth else []
+            if closed:
+                ranges.append((closed[0].lineno, closed[-1].end_lineno or closed[-1].lineno))
+    return line_blocks(ranges)
+
+
+def _truth(test: ast.expr, flags: dict[str, bool], scope: Func) -> bool | None:
+    """The truth of ``test`` when constant flags decide it; else None."""
+    if isinstance(test, ast.Name):
+        return flags.get(test.id) if test.id not in scope.local else None
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _truth(test.operand, flags, scope)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp):
+        truths = [_truth(value, flags, scope) for value in test.values]
+        decisive = isinstance(test.op, ast.Or)  # True decides an or, False an and
+        if decisive in truths:
+            return decisive
+        return None if None in truths else not decisive
+    return None
 
 
 def _expects_error(node: ast.expr, names: Names) -> bool:

@@ -50,6 +50,9 @@ class Rule:
       cannot_see: What it misses: the cases it cannot see from the source alone.
       opt_in: Empty for a rule on by default; for a rule that only ``select`` turns on
         (``select = ["JP122"]``), why: its measured precision on real code.
+      needs_value: It reports code that needs the value of a tracer, where JAX raises one of
+        its tracer errors (``ConcretizationTypeError``, ...): inside a ``try`` that catches
+        one, the code expects a tracer and goes on without the value, and is not reported.
     """
 
     code: str
@@ -59,6 +62,7 @@ class Rule:
     topic: str
     cannot_see: str
     opt_in: str = ""
+    needs_value: bool = False
 
     @property
     def url(self) -> str:

@@ -125,3 +125,36 @@ class RetraceTest(unittest.TestCase):
         self.assertEqual(n, 1)
         f(jnp.ones(3))
         self.assertEqual(n, 2)
+
+# %% fine: trace-time output read right after jax.eval_shape, which traces on every call
+import functools
+import jax
+
+def to_dot(fun):
+    @functools.wraps(fun)
+    def wrapped_fun(*args):
+        dot_out = ""
+
+        def dot_extractor_fn(*inner_args):
+            nonlocal dot_out
+            dot_out = render(fun)(*inner_args)
+
+        jax.eval_shape(dot_extractor_fn, *args)
+        return dot_out
+
+    return wrapped_fun
+
+# %% finds: JP101 a tracer kept through nonlocal under jax.eval_shape
+import jax
+import jax.numpy as jnp
+
+def leak(x):
+    kept = None
+
+    def inner(y):
+        nonlocal kept
+        kept = jnp.sin(y)  # expect: JP101
+        return y
+
+    jax.eval_shape(inner, x)
+    return kept

@@ -59,3 +59,30 @@ def loss(params, batch):
     return (params * batch["x"]).sum()
 
 grads = jax.grad(loss)
+
+# %% fine: writes through mutable references, which reach the caller under plain jax.jit
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+v = nnx.Variable(jnp.array(0), hijax=True)
+metrics = nnx.Variable({}, hijax=True)
+counter = jax.new_ref(jnp.zeros(()))
+
+@jax.jit
+def inc(v):
+    v[...] += 1
+
+@jax.jit
+def log(x, metrics: nnx.Variable, seen: jax.Ref):
+    metrics["x_sum"] = jnp.sum(x)
+    seen[0] = x[0]
+
+@jax.jit
+def count(ref, x):
+    ref[...] = ref[...] + x
+    return x
+
+inc(v)
+log(jnp.ones(3), metrics, counter)
+count(counter, 1.0)

@@ -347,3 +347,25 @@ def step(views, names):
 
 def run(views, names):
     return jax.vmap(functools.partial(step, names=names))(views)
+
+# %% fine: a test inside a try that catches JAX's tracer error, and a branch a module flag closes
+import jax
+
+DEBUG = False
+
+def dropout(rate, x):
+    try:
+        if rate < 0 or rate >= 1:
+            raise ValueError("rate must be in [0, 1).")
+        if rate == 0.0:
+            return x
+    except jax.errors.ConcretizationTypeError:
+        pass
+    return x * rate
+
+@jax.jit
+def step(rate, x):
+    if DEBUG:
+        if x.sum() > 0:
+            print("positive")
+    return dropout(rate, x)

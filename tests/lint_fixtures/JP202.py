@@ -91,3 +91,36 @@ decoder = hk.transform(lambda x: Decoder()(x))
 def decode(params, rng, x, k):
     sizes = [1, 2, 3]
     return decoder.apply(params, rng, x) * sizes[k]
+
+# %% fine: a debug-only branch under a module flag, closed as the module is written
+import logging
+import jax
+
+_DEBUG = False
+VERBOSE = 0
+
+@jax.jit
+def step(x):
+    if _DEBUG:
+        logging.info("x = %f", float(x))
+    if VERBOSE and x.ndim:
+        print(int(x))
+    return x * 2
+
+# %% finds: JP202 under a flag the module leaves open, or one a function changes
+import jax
+
+CHECK = True
+TRACE = False
+
+def enable():
+    global TRACE
+    TRACE = True
+
+@jax.jit
+def step(x):
+    if CHECK:
+        float(x)  # expect: JP202
+    if TRACE:
+        int(x)  # expect: JP202
+    return x

@@ -33,11 +33,18 @@ from dataclasses import replace
 
 from jaxpurity.linter.analysis._annotations import Annotations
 from jaxpurity.linter.analysis._applied_transforms import AppliedTransforms, seeds
-from jaxpurity.linter.analysis._arrays import MAPS, PRIMITIVES, builds_array, makes_array
+from jaxpurity.linter.analysis._arrays import (
+    MAPS,
+    PRIMITIVES,
+    REFERENCE_MAKERS,
+    REFERENCE_TYPES,
+    builds_array,
+    makes_array,
+)
 from jaxpurity.linter.analysis._functions import DEFS, MAX_CALL_DEPTH, Func, Functions
 from jaxpurity.linter.analysis._known_transforms import HOST_CALLBACKS, STAGED, Transform
 from jaxpurity.linter.analysis._layers import Layer, Layers, Partial
-from jaxpurity.linter.analysis._names import Names
+from jaxpurity.linter.analysis._names import Names, module_level
 from jaxpurity.linter.analysis._package import Arguments, Entry, LayerText, Package, Target
 from jaxpurity.linter.analysis._syntax import names_in, parameter_names
 from jaxpurity.linter.analysis._taint import Taint
@@ -111,6 +118,8 @@ class ModuleAnalysis:
         self.file = file
         self._arrays_of: dict[int, set[str]] = {}
         self._primitives: tuple[set[str], set[str]] | None = None
+        self._references_of: dict[int, set[str]] = {}
+        self._given_references: dict[int, set[str]] | None = None
         #: How this module's traced code reaches functions of other modules of the package.
         self.outgoing: list[Entry] = []
         self._queue: deque[Func] = deque()
@@ -176,6 +185,144 @@ class ModuleAnalysis:
         if key not in self._arrays_of:
             self._arrays_of[key] = _array_names(scope, self.names)
         return self._arrays_of[key]
+
+    def flags(self) -> dict[str, bool]:
+        """The module's constant flags: names its own code assigns only literals of one
+        truth (``DEBUG = False``), never through ``global`` nor augmented, each with that
+        truth. A branch that a flag closes never runs as the module is written."""
+        truths: dict[str, bool | None] = {}
+        for node in module_level(self.top_level.node.body):  # type: ignore[attr-defined]
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                value = node.value
+                for target in targets:
+                    for name in names_in(target):
+                        constant = (
+                            isinstance(target, ast.Name)
+                            and not isinstance(node, ast.AugAssign)
+                            and isinstance(value, ast.Constant)
+                        )
+                        truth = bool(value.value) if constant else None  # type: ignore[union-attr]
+                        truths[name] = truth if truths.get(name, truth) == truth else None
+        rebound = {name for func in self.funcs for name in func.declared_global}
+        return {k: v for k, v in truths.items() if v is not None and k not in rebound}
+
+    # -- mutable references ------------------------------------------------------------
+
+    def reference_names(self, scope: Func) -> set[str]:
+        """The names that ``scope`` binds to a mutable reference (``jax.new_ref(x)``, or a
+        call given ``hijax=True``: ``nnx.Variable(x, hijax=True)``), found once per scope."""
+        key = id(scope)
+        if key not in self._references_of:
+            self._references_of[key] = {
+                target.id
+                for node in scope.of(ast.Assign)
+                if isinstance(node.value, ast.Call) and self._makes_reference(node.value)
+                for target in node.targets
+                if isinstance(target, ast.Name)
+            }
+        return self._references_of[key]
+
+    def _makes_reference(self, call: ast.Call) -> bool:
+        return self.names.qualified(call.func) in REFERENCE_MAKERS or any(
+            k.arg == "hijax" and isinstance(k.value, ast.Constant) and k.value.value is True
+            for k in call.keywords
+        )
+
+    def holds_reference(self, node: ast.expr, scope: Func) -> bool:
+        """Whether the name ``node``, read in ``scope``, holds a mutable reference: one bound
+        to one in the scope that owns it, or a parameter of ``scope`` that holds one."""
+        if not isinstance(node, ast.Name):
+            return False
+        if node.id in {*scope.positional, *scope.kwonly}:
+            return node.id in self.references(scope)
+        return self._bound_reference(node, scope)
+
+    def _bound_reference(self, node: ast.Name, scope: Func) -> bool:
+        """Whether the scope that owns the name ``node`` binds it to a mutable reference, or
+        it is a parameter of ``scope`` that says it holds one itself."""
+        owner: Func | None = scope
+        while owner is not None and node.id not in owner.local:
+            owner = owner.parent
+        if owner is None:
+            return False
+        if owner is scope and node.id in {*scope.positional, *scope.kwonly}:
+            return node.id in self._own_references(scope)
+        return node.id in self.reference_names(owner)
+
+    def references(self, func: Func) -> set[str]:
+        """The parameters of ``func`` that hold mutable references, the documented way to
+        write state under ``jit`` (the write reaches the caller): annotated ``jax.Ref``,
+        read or written whole (``ref[...]``, which only a reference or an NNX ``Variable``
+        takes), or given a reference by a call in the module."""
+        given = self._calls_giving_references().get(id(func), set())
+        return given | self._own_references(func)
+
+    def _own_references(self, func: Func) -> set[str]:
+        """The parameters of ``func`` that say themselves that they hold mutable references:
+        annotated ``jax.Ref``, or read or written whole (``ref[...]``)."""
+        params = {*func.positional, *func.kwonly}
+        found = set()
+        if isinstance(func.node, DEFS):
+            args = func.node.args
+            found |= {
+                a.arg
+                for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+                if a.annotation is not None
+                and self.names.qualified(a.annotation) in REFERENCE_TYPES
+            }
+        for node in func.of(ast.Subscript):
+            if (
+                isinstance(node.value, ast.Name)
+                and node.value.id in params
+                and isinstance(node.slice, ast.Constant)
+                and node.slice.value is Ellipsis
+            ):
+                found.add(node.value.id)
+        return found & params
+
+    def _calls_giving_references(self) -> dict[int, set[str]]:
+        """The parameters, by function (``id``), that a call in the module gives a name
+        bound to a mutable reference: ``inc(v)`` after ``v = nnx.Variable(0, hijax=True)``."""
+        if self._given_references is None:
+            given: dict[int, set[str]] = {}
+            for scope in self.funcs:
+                for call in scope.of(ast.Call):
+                    passed = [
+                        a
+                        for a in [*call.args, *(k.value for k in call.keywords)]
+                        if isinstance(a, ast.Name)
+                    ]
+                    if not any(self._bound_reference(a, scope) for a in passed):
+                        continue
+                    for callee, (argument, param) in self._parameters_given(call, scope):
+                        if isinstance(argument, ast.Name) and self._bound_reference(
+                            argument, scope
+                        ):
+                            given.setdefault(id(callee), set()).add(param)
+            self._given_references = given
+        return self._given_references
+
+    def _parameters_given(
+        self, call: ast.Call, scope: Func
+    ) -> list[tuple[Func, tuple[ast.expr, str]]]:
+        """Each argument of ``call`` with the parameter of the module's function it is passed
+        to (a jitted function, or any other)."""
+        jitted = self.applied.jitted(call, scope)
+        if jitted is not None:
+            return [(jitted.func, pair) for pair in jitted.arguments(call)]
+        target = self.functions.resolve(call.func, scope, call.lineno)
+        if target is None:
+            return []
+        callee, shift = target
+        params = callee.positional[shift:]
+        pairs = [
+            (argument, params[i])
+            for i, argument in enumerate(call.args)
+            if i < len(params) and not isinstance(argument, ast.Starred)
+        ]
+        pairs += [(k.value, k.arg) for k in call.keywords if k.arg]
+        return [(callee, pair) for pair in pairs]
 
     def _constants(self, func: Func) -> set[str]:
         """The concrete arrays that ``func`` reads from outside: names that a scope around

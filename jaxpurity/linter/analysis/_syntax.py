@@ -30,6 +30,7 @@ __all__ = [
     "flatten",
     "is_constant",
     "is_container",
+    "line_blocks",
     "names_in",
     "parameter_names",
     "position",
@@ -205,10 +206,20 @@ def blocks(
       >>> bodies.contain(2), bodies.contain(4), bodies.share(2, 3)
       (True, False, True)
     """
-    ranges = sorted(
+    return line_blocks(
         (node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno)
         for node in statements
     )
+
+
+def line_blocks(lines: Iterable[tuple[int, int]]) -> Blocks:
+    """The blocks of these (first, last) line ranges.
+
+    Example:
+      >>> line_blocks([(5, 7), (2, 3)]).contain(6)
+      True
+    """
+    ranges = sorted(lines)
     furthest, ends = 0, []
     for _, end in ranges:
         furthest = max(furthest, end)

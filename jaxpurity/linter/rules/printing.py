@@ -68,23 +68,11 @@ FAMILY = Family(
 def _print(fn: TracedFunction, node: ast.Call, name: str) -> None:
     if name == "print":
         printed = [a.value if isinstance(a, ast.Starred) else a for a in node.args]
-        if any(_shows_tracer(fn, a) for a in printed):
+        if any(fn.shows_tracer(a) for a in printed):
             fn.hit(node, "JP131" if fn.func.kinds & DEVICES else "JP130")
     elif name == "jax.debug.print" and node.args and isinstance(node.args[0], ast.JoinedStr):
         if fn.holds_tracer(node.args[0]):
             fn.hit(node, "JP132")
-
-
-def _shows_tracer(fn: TracedFunction, node: ast.expr) -> bool:
-    """Whether printing ``node`` shows a tracer: an array, a traced argument or name
-    (perhaps a pytree of them), or a string formatted from one."""
-    if isinstance(node, ast.JoinedStr):
-        return any(
-            isinstance(v, ast.FormattedValue) and _shows_tracer(fn, v.value) for v in node.values
-        )
-    if isinstance(node, ast.Name):
-        return fn.holds_tracer(node)
-    return fn.is_array(node)
 
 
 @FAMILY.on(ast.Expr)

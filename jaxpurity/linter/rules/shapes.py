@@ -30,6 +30,7 @@ FAMILY = Family(
         "It knows the axis=, shape=, size= and length= arguments and the shape arguments of "
         "jnp.zeros, ones, empty, full, arange, eye, linspace, reshape, broadcast_to, tile "
         "and the jax.random samplers.",
+        needs_value=True,
     ),
     Rule(
         "JP207",
@@ -39,6 +40,7 @@ FAMILY = Family(
         "boolean_masks",
         "It sees a mask written as a comparison, or a name assigned one, as an index or in "
         "`.at[...]`; a boolean array from elsewhere, used as an index, is not seen.",
+        needs_value=True,
     ),
     Rule(
         "JP208",
@@ -48,6 +50,7 @@ FAMILY = Family(
         "jax.lax.dynamic_slice",
         "dynamic_slicing",
         "The same values as JP201.",
+        needs_value=True,
     ),
 )
 

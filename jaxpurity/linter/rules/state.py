@@ -40,12 +40,14 @@ FAMILY = Family(
         "`{name}` is assigned through `{declared}` in a function JAX traces ({how}): the "
         "assignment runs while tracing, not on every call",
         "global_counter",
-        "Under jax.grad or jax.vmap alone, which run the body on every call, it reports only "
-        "an assignment of a traced value. A name that only tests read (in assert statements, "
-        "assert*() calls and blocks that expect an error), never a traced function, is taken "
-        "for a trace counter or flag kept on purpose, and not reported unless it is given a "
-        "traced value. A nonlocal of a traced function, assigned by a helper that it defines "
-        "and calls, is made anew on every trace, and not reported. " + SAME_MODULE,
+        "Under jax.grad, jax.vmap or jax.eval_shape alone, which run the body on every call, "
+        "it reports only an assignment of a tracer (a traced name or array), not the result "
+        "of a function that may make a Python value of one (trace-time output on purpose). "
+        "A name that only tests read (in assert statements, assert*() calls and blocks that "
+        "expect an error), never a traced function, is taken for a trace counter or flag kept "
+        "on purpose, and not reported unless it is given a traced value. A nonlocal of a "
+        "traced function, assigned by a helper that it defines and calls, is made anew on "
+        "every trace, and not reported. " + SAME_MODULE,
     ),
     Rule(
         "JP102",
@@ -121,7 +123,10 @@ FAMILY = Family(
         "function neither returns that parameter nor binds its name again. A helper called "
         "from traced code gets the caller's own object, and is not reported, nor a static "
         "argument, a donated one, one that jax.grad does not differentiate (passed as it is), "
-        "`.update()` (optimizers have one too) or an attribute set on an argument.",
+        "`.update()` (optimizers have one too) or an attribute set on an argument; nor a "
+        "mutable reference (`jax.new_ref`, an NNX `Variable(..., hijax=True)`, an argument "
+        "annotated `jax.Ref` or written whole, `ref[...] = x`), whose write reaches the "
+        "caller.",
     ),
 )
 
@@ -186,7 +191,8 @@ def _assignment(
         targets, value = [node.target], node.value
     else:
         return  # an annotation alone (``x: int``) assigns nothing
-    value_traced = fn.holds_tracer(value)
+    # Under a transformation that runs the body on every call, only a tracer leaks.
+    value_leaks = fn.shows_tracer(value)
     # An augmented assignment reads its target: ``self.n += 1`` updates ``self.n``.
     values = [node.target, value] if isinstance(node, ast.AugAssign) else [value]
     func = fn.func
@@ -196,7 +202,7 @@ def _assignment(
             if isinstance(element, ast.Name) and element.id in declared:
                 if _local_of_the_trace(fn, element.id):
                     continue
-                if value_traced or (fn.cached and not _counted(fn, element.id, value)):
+                if value_leaks or (fn.cached and not _counted(fn, element.id, value)):
                     statement = "global" if element.id in func.declared_global else "nonlocal"
                     fn.hit(element, "JP101", once=element.id, name=element.id, declared=statement)
             elif isinstance(element, (ast.Attribute, ast.Subscript)):
@@ -248,6 +254,9 @@ def _store(
         _self_store(fn, target, base, value_traced, values)
         return
     path = dotted(base)
+    analysis = fn.module.analysis
+    if analysis.holds_reference(root, func):
+        return  # a mutable reference: the documented way to write state under jit
     if base is root and _changes_container(target, item) and _lost_change(func, root.id):
         fn.hit(target, "JP108", once=root.id, name=root.id)
         return

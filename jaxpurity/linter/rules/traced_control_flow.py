@@ -38,6 +38,7 @@ FAMILY = Family(
         "followed. Parameters with defaults count as Python values, and parameters annotated "
         "as containers as pytrees, not arrays; so does a helper's parameter given a name that "
         "the caller also assigns a Python value (`size = None`).",
+        needs_value=True,
     ),
     Rule(
         "JP202",
@@ -49,6 +50,7 @@ FAMILY = Family(
         "The same values as JP201. A Python list, tuple or dict indexed by a traced array "
         "(`strides[i]`, which calls `__index__`) is seen when the function binds the name "
         "only to such literals; one held in an attribute or passed in is not.",
+        needs_value=True,
     ),
     Rule(
         "JP203",
@@ -60,6 +62,7 @@ FAMILY = Family(
         "NumPy's writers (np.save, np.savez, np.savetxt, and jnp.save, which is NumPy's) are "
         "reported on any traced value, a pytree of them too; other writers (open, pickle, a "
         "logger) are not seen.",
+        needs_value=True,
     ),
     Rule(
         "JP204",
@@ -69,6 +72,7 @@ FAMILY = Family(
         "traces; use jax.lax.fori_loop, or make it a static argument",
         "python_control_flow",
         "The same values as JP201.",
+        needs_value=True,
     ),
     Rule(
         "JP205",
@@ -82,6 +86,7 @@ FAMILY = Family(
         "(`Tuple[jax.Array, jax.Array]`, `Sequence`, `dict`) or a class of the module, and "
         "`*args`, is a pytree whose truth is static: not reported. An annotation `bool` or "
         "`int` does not make an argument static, and is no exception.",
+        needs_value=True,
     ),
 )
 
