@@ -121,3 +121,23 @@ def batched_kernel(kernel_init, rng, shape, n):
     per_round = [kernel_init(jax.random.fold_in(rng, i), shape) for i in range(n)]
     numbered = [kernel_init(rng, shape, index=i) for i in range(n)]
     return jnp.stack(per_key + per_round + numbered)
+
+# %% fine: one key for two permutations, on purpose: one order keeps two arrays paired
+import jax
+import jax.numpy as jnp
+
+def paired(indexes, values):
+    rng_key = jax.random.PRNGKey(0)
+    indexes1 = jax.random.permutation(rng_key, indexes)
+    values1 = jax.random.permutation(rng_key, values)
+    return indexes1, values1
+
+# %% finds: JP121 a key used for a permutation and for another draw
+import jax
+
+def mixed(values):
+    key = jax.random.PRNGKey(0)
+    order = jax.random.permutation(key, values)
+    noise = jax.random.normal(key, values.shape)  # expect: JP121
+    again = jax.random.permutation(key, values)  # expect: JP121
+    return order, noise, again

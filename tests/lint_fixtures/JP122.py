@@ -54,3 +54,14 @@ def noisy_gradients(grads, rng):
 
 def shuffle(batch, key):
     return jax.tree.map(lambda x: jax.random.permutation(key, x), batch)
+
+# %% fine: an argument vmap passes whole that the call gives a literal None
+import jax
+
+def sample(state, rng_key, query_value):
+    if query_value is None:
+        query_value = jax.random.uniform(rng_key)
+    return state * query_value
+
+def sample_batch(state, query_values):
+    return jax.vmap(sample, in_axes=(None, None, 0))(state, None, query_values)

@@ -37,3 +37,43 @@ def stack_groups(params, shardings, layer_groups, scan_axis):
         compiled_stack = jax.jit(stack_layers, out_shardings=shardings[layer_name])
         params[layer_name] = compiled_stack(*[params[f"{layer_name}_{i}"] for i in range(num_layers)])
     return params
+
+# %% fine: rounds that each build a new function, model or input shape, timing the compile
+import time
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+for n in [10, 100, 1000]:
+    x = jnp.ones((n, n))
+    f = jax.jit(lambda v: v @ v)
+    start = time.perf_counter()
+    f(x).block_until_ready()
+    print(n, time.perf_counter() - start)
+
+for width in (8, 16):
+    model = nn.Dense(width)
+    apply = jax.jit(lambda p, v: model.apply(p, v))
+    print(apply)
+
+for activation in (jax.nn.relu, jax.nn.gelu):
+    layer = jax.jit(lambda v: activation(v) * 2)
+    print(layer(jnp.ones(3)))
+
+for size in (4, 8):
+    out = jax.jit(lambda v: v * 2)(jnp.zeros(size))
+
+# %% finds: JP301 a new lambda each round, on batches of one shape, and one closing over data
+import jax
+import jax.numpy as jnp
+
+def loss(params, batch):
+    return jnp.mean((params * batch) ** 2)
+
+def train(params, batches):
+    for batch in batches:
+        step = jax.jit(lambda p, b: p - 0.1 * jax.grad(loss)(p, b))  # expect: JP301
+        params = step(params, batch)
+        value = jax.jit(lambda p: loss(p, batch))(params)  # expect: JP301
+    return params, value

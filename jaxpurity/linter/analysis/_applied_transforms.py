@@ -95,6 +95,9 @@ class AppliedTransforms:
         #: The functions not of this module that transformations are applied to (an
         #: imported one, ``jax.jit(utils.step)``), each with the layers and the scope.
         self.elsewhere: list[tuple[ast.expr, Layers, Func]] = []
+        # The calls of a call's result in the scope being read (``jax.vmap(f)(x)``), by the
+        # id of the inner call.
+        self._called: dict[int, ast.Call] = {}
 
     def is_transform_call(self, node: ast.AST) -> bool:
         """Whether ``node`` is a call of a transformation (``jax.jit(f)``)."""
@@ -184,6 +187,11 @@ class AppliedTransforms:
         names (``Func.bound``)."""
         consumed: set[int] = set()  # transformation calls read as a layer of an outer one
         for scope in list(self.functions.funcs):
+            self._called = {
+                id(call.func): call
+                for call in scope.of(ast.Call)
+                if isinstance(call.func, ast.Call)
+            }
             defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = [
                 *scope.of(ast.FunctionDef),
                 *scope.of(ast.AsyncFunctionDef),
@@ -264,7 +272,8 @@ class AppliedTransforms:
             if transform is not None and name is not None:
                 consumed.add(id(node))
                 keywords = {k.arg: k.value for k in node.keywords if k.arg}
-                layer = Layer(name, transform, tuple(node.args), keywords)
+                given_none = _given_none_at(self._called.get(id(node))) if not layers else set()
+                layer = Layer(name, transform, tuple(node.args), keywords, frozenset(given_none))
                 for function in _function_arguments(transform, node):
                     yield from self._apply(function, (*layers, layer), scope, line, consumed)
             elif name in PARTIAL and node.args and layers:
@@ -293,6 +302,17 @@ def _function_arguments(transform: Transform, call: ast.Call) -> Iterable[ast.ex
             yield from function.elts
         else:
             yield function
+
+
+def _given_none_at(call: ast.Call | None) -> set[int]:
+    """The positions at which ``call`` passes a literal ``None``, before any ``*args``."""
+    found: set[int] = set()
+    for index, argument in enumerate(call.args if call is not None else []):
+        if isinstance(argument, ast.Starred):
+            break
+        if isinstance(argument, ast.Constant) and argument.value is None:
+            found.add(index)
+    return found
 
 
 def _ints(node: ast.expr | None) -> list[int] | None:

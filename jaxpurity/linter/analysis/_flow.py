@@ -32,9 +32,13 @@ from jaxpurity.linter.analysis._syntax import (
     position,
 )
 
-__all__ = ["Event", "Spent", "calls_in_order", "spent_uses"]
+__all__ = ["MARK", "Event", "Spent", "calls_in_order", "spent_uses"]
 
 _TRY: tuple[type, ...] = (ast.Try, getattr(ast, "TryStar", ast.Try))  # TryStar: Python 3.11+
+
+#: What separates a name from a mark of it in an event (``key/reordered``): a caller's
+#: second fact about one name, made fresh with it when the name is assigned again.
+MARK = "/"
 
 
 @dataclass(frozen=True)
@@ -192,7 +196,8 @@ def _stored(node: ast.AST) -> Iterator[str]:
 
 
 def _without(spent: dict[str, int], names: set[str]) -> dict[str, int]:
-    return {k: v for k, v in spent.items() if k not in names}
+    """``spent`` less ``names`` and their marks (``key/reordered``: see :data:`MARK`)."""
+    return {k: v for k, v in spent.items() if k.partition(MARK)[0] not in names}
 
 
 def _join(first: _State, second: _State) -> _State:

@@ -24,12 +24,15 @@ __all__ = ["Layer", "Layers", "Partial"]
 @dataclass(frozen=True)
 class Layer:
     """One transformation applied to a function: its name, and the options of that call
-    (``args`` holds the call's positional arguments, the function included)."""
+    (``args`` holds the call's positional arguments, the function included); ``given_none``:
+    the positions to which the call of its result, right where it is made, passes a literal
+    ``None`` (``jax.vmap(f, in_axes=(0, None))(x, None)``): an empty pytree, never traced."""
 
     name: str
     transform: Transform
     args: tuple[ast.expr, ...]
     keywords: dict[str, ast.expr]
+    given_none: frozenset[int] = frozenset()
 
     def option(self, keyword: str, position: int | None = None) -> ast.expr | None:
         """The value given to an option of the transformation, by keyword or position."""

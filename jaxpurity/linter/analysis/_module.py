@@ -438,9 +438,12 @@ class ModuleAnalysis:
             if layer.transform.reverse:
                 differentiated |= given
                 func.reverse = func.reverse or layer.name
-        not_traced = func.defaulted | {func.self_name}
-        func.self_outside = func.self_outside or func.self_name is not None
         outermost = next(layer for layer in layers if isinstance(layer, Layer))
+        visible = [p for p in func.positional[shift:] if p not in bound]
+        given_none = {visible[i] for i in outermost.given_none if i < len(visible)}
+        not_traced = func.defaulted | {func.self_name} | given_none
+        unbatched -= given_none
+        func.self_outside = func.self_outside or func.self_name is not None
         self._update(
             func,
             kinds,

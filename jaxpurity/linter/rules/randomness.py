@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import SAME_MODULE, Family, Rule
 from jaxpurity.linter.analysis._arrays import TREE_MAPS
-from jaxpurity.linter.analysis._flow import Event, calls_in_order
+from jaxpurity.linter.analysis._flow import MARK, Event, calls_in_order
 from jaxpurity.linter.analysis._names import Names, dotted
 from jaxpurity.linter.analysis._syntax import (
     comprehension_scopes,
@@ -57,7 +57,9 @@ FAMILY = Family(
         "named as one (key, rng, rng_key, prng_key) given to a function of your own in every "
         "round of a comprehension, with nothing that changes between rounds, is reported "
         "too. Otherwise a key passed to a function of your own, or held in an attribute or a "
-        "container, is not followed.",
+        "container, is not followed. Two permutations (or shuffles) from one key give one "
+        "order, which keeps two arrays paired: not reported, unless the key draws otherwise "
+        "too.",
     ),
     Rule(
         "JP122",
@@ -90,6 +92,8 @@ KEY_USERS = frozenset(
 )
 #: The draws that reorder what they are given: one key for several arrays is one order.
 _REORDERINGS = frozenset({"jax.random.permutation", "jax.random.shuffle"})
+# The mark of a key that a permutation has used (see _key_events).
+_REORDERED = MARK + "reordered"
 #: The names that hold one key, by the convention of JAX's own code.
 _KEY_NAMES = frozenset({"key", "rng", "prng", "rng_key", "prng_key"})
 #: The jax.random functions that make keys.
@@ -228,7 +232,8 @@ def _key_reuse(scope: ScopeContext) -> None:
     dead = _dead_draws(scope)
     keys = _key_names(scope)
     for reuse in scope.spent_uses(lambda node: _key_events(node, names, dead, keys)):
-        scope.hit(reuse.node, "JP121", name=reuse.name, line=reuse.line)
+        name = reuse.name.partition(MARK)[0]
+        scope.hit(reuse.node, "JP121", name=name, line=reuse.line)
 
 
 def _same_call_every_round(call: ast.Call, bound: Mapping[str, ast.expr], names: Names) -> bool:
@@ -337,12 +342,19 @@ def _key_events(
             assert isinstance(first, ast.Name)
             events.append(Event(call, first.id, spends=False, always=True))
             continue
-        key = key_argument(call) if names.qualified(call.func) in KEY_USERS else None
+        drawn_by = names.qualified(call.func)
+        key = key_argument(call) if drawn_by in KEY_USERS else None
         if not isinstance(key, ast.Name):
             continue
         comprehension = scopes.get(id(key), {}).get(key.id)
-        if comprehension is None:
+        if comprehension is None and drawn_by in _REORDERINGS and id(call) not in scopes:
+            # One key for two permutations is one order: it keeps two arrays paired. Only
+            # another draw from it (or one before) is a second use.
+            events.append(Event(call, key.id, spends=False))
+            events.append(Event(call, key.id + _REORDERED, spends=True, late=True))
+        elif comprehension is None:
             events.append(Event(call, key.id, spends=True, always=id(call) in scopes))
+            events.append(Event(call, key.id + _REORDERED, spends=True))
         elif (id(comprehension), key.id) in drawn:
             events.append(Event(call, key.id, spends=False, always=True))
         else:
