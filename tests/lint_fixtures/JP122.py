@@ -65,3 +65,32 @@ def sample(state, rng_key, query_value):
 
 def sample_batch(state, query_values):
     return jax.vmap(sample, in_axes=(None, None, 0))(state, None, query_values)
+
+# %% finds: JP122 a key made from a constant in a loop body given through a name bound to a partial
+import functools
+import jax
+from jax import random
+
+class Matcher:
+    def _body(self, i, obj, x, sigmas):
+        noise = random.normal(random.PRNGKey(0), x.shape)  # expect: JP122
+        return obj + sigmas[i] * noise.mean()
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def step(self, x, sigmas):
+        body = functools.partial(self._body, x=x, sigmas=sigmas)
+        return jax.lax.fori_loop(0, 3, body, 0.0)
+
+# %% fine: a key made from a constant outside any loop body, and one folded in with the step
+import jax
+from jax import random
+
+@jax.jit
+def init(x):
+    return x + random.normal(random.PRNGKey(0), x.shape)
+
+def body(i, carry):
+    key = random.fold_in(random.PRNGKey(0), i)
+    return carry + random.normal(key, carry.shape)
+
+out = jax.lax.fori_loop(0, 3, body, jax.numpy.zeros(2))

@@ -285,7 +285,37 @@ class AppliedTransforms:
         if target is not None and layers:
             yield target[0], layers, target[1]
         elif target is None and layers:
-            self.elsewhere.append((node, layers, scope))
+            made = self._partial_named(node, scope, line)
+            if made is not None and id(made) not in consumed:
+                consumed.add(id(made))  # (once: `f = partial(f, ...)` names itself)
+                yield from self._apply(made, layers, scope, made.lineno, consumed)
+            else:
+                self.elsewhere.append((node, layers, scope))
+
+    def _partial_named(self, node: ast.expr, scope: Func, line: int) -> ast.Call | None:
+        """The ``functools.partial`` call that the name ``node`` was last given before
+        ``line`` (``body = partial(self.step, x=x)``), in the scope that binds it."""
+        if not isinstance(node, ast.Name):
+            return None
+        owner: Func | None = scope
+        while owner is not None and node.id not in owner.local:
+            owner = owner.parent
+        if owner is None:
+            return None
+        found = None
+        for assign in owner.of(ast.Assign):
+            if (
+                assign.lineno <= line
+                and len(assign.targets) == 1
+                and isinstance(assign.targets[0], ast.Name)
+                and assign.targets[0].id == node.id
+            ):
+                value = assign.value
+                partial = (
+                    isinstance(value, ast.Call) and self.names.qualified(value.func) in PARTIAL
+                )
+                found = value if partial and value.args else None  # type: ignore[union-attr]
+        return found  # type: ignore[return-value]
 
 
 def _function_arguments(transform: Transform, call: ast.Call) -> Iterable[ast.expr]:

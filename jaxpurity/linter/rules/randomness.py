@@ -22,6 +22,7 @@ from jaxpurity.linter.analysis._names import Names, dotted
 from jaxpurity.linter.analysis._syntax import (
     comprehension_scopes,
     flatten,
+    is_constant,
     names_in,
     position,
     walk_here,
@@ -67,7 +68,8 @@ FAMILY = Family(
         "A key shared by every row of a vmap, every step of a loop or every leaf of a tree",
         "`{name}` is {source} ({how}): every {unit} draws the same numbers; {fix}",
         "keys_in_vmap_and_scan",
-        "It sees a key read from outside the vmapped function or loop body, or a vmapped "
+        "It sees a key read from outside the vmapped function or loop body, one made there "
+        "from a constant (`jax.random.PRNGKey(0)`), or a vmapped "
         "argument with in_axes=None, and one read from outside a function that jax.tree.map "
         "maps over the leaves of a pytree (not a permutation: one order for every leaf keeps "
         "rows together); a key shared through a helper, or split into too few keys, is not "
@@ -171,7 +173,15 @@ def _generators(module: Module) -> set[str]:
 def _shared_key(fn: TracedFunction, call: ast.Call) -> None:
     direct = fn.func.direct
     key = key_argument(call)
-    if not isinstance(key, ast.Name) or not direct & {"vmap", "loop"}:
+    if not direct & {"vmap", "loop"}:
+        return
+    if isinstance(key, ast.Call) and _constant_key(key, fn.names):
+        unit = "step" if "loop" in direct else "row"
+        source = "a key made from a constant"
+        fix = "take a key from outside and split it (or fold in the step)"
+        fn.hit(call, "JP122", name=dotted(key) or "key", source=source, unit=unit, fix=fix)
+        return
+    if not isinstance(key, ast.Name):
         return
     if "loop" in direct:
         place, unit, fix = "the loop body", "step", "carry the key and split it at every step"
@@ -188,6 +198,16 @@ def _shared_key(fn: TracedFunction, call: ast.Call) -> None:
     else:
         return
     fn.hit(call, "JP122", once=key.id, name=key.id, source=source, unit=unit, fix=fix)
+
+
+def _constant_key(call: ast.Call, names: Names) -> bool:
+    """``jax.random.PRNGKey(0)``: a key made from constants, the same in every round."""
+    return (
+        names.qualified(call.func) in ("jax.random.PRNGKey", "jax.random.key")
+        and bool(call.args)
+        and all(is_constant(a) for a in call.args)
+        and not call.keywords
+    )
 
 
 # -- in any code: a key used twice, or shared by every leaf of a tree map -----------------------
