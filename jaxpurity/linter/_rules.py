@@ -93,7 +93,7 @@ def selected(select: Iterable[str] | None, ignore: Iterable[str]) -> frozenset[s
 
     Example:
       >>> sorted(selected(["JP10"], ignore=["JP102", "JP103", "JP104", "JP105", "JP106"]))
-      ['JP101', 'JP107', 'JP108']
+      ['JP101', 'JP107', 'JP108', 'JP109']
       >>> "JP122" in selected(None, ignore=[]), "JP122" in selected(["JP122"], ignore=[])
       (False, True)
     """

@@ -138,6 +138,10 @@ class Annotations:
         fields = {name: frozenset(inherited(name, 0)) for name in classes}
         return {name: found for name, found in fields.items() if found}
 
+    def class_static_fields(self, name: str) -> frozenset[str]:
+        """The static fields of the module's class ``name``, its bases' in the module too."""
+        return self._fields.get(name, frozenset())
+
     def _static_attributes(self) -> frozenset[str]:
         """The names declared static in some class of the module and as another field in
         none (a field of the same name that is an array in another class would be both)."""

@@ -302,7 +302,7 @@ class AppliedTransforms:
             owner = owner.parent
         if owner is None:
             return None
-        found = None
+        found: ast.Call | None = None
         for assign in owner.of(ast.Assign):
             if (
                 assign.lineno <= line
@@ -311,11 +311,14 @@ class AppliedTransforms:
                 and assign.targets[0].id == node.id
             ):
                 value = assign.value
-                partial = (
-                    isinstance(value, ast.Call) and self.names.qualified(value.func) in PARTIAL
-                )
-                found = value if partial and value.args else None  # type: ignore[union-attr]
-        return found  # type: ignore[return-value]
+                found = None
+                if (
+                    isinstance(value, ast.Call)
+                    and self.names.qualified(value.func) in PARTIAL
+                    and value.args
+                ):
+                    found = value
+        return found
 
 
 def _function_arguments(transform: Transform, call: ast.Call) -> Iterable[ast.expr]:

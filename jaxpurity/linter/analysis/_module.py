@@ -125,6 +125,7 @@ class ModuleAnalysis:
         self._queue: deque[Func] = deque()
         for func, layers, shift in self.applied.applications():
             self._mark(func, layers, shift)
+        self._arrays_given_to_filters()
         self._transformed_elsewhere()
         for entry in entries:
             self._enter(entry)
@@ -514,6 +515,46 @@ class ModuleAnalysis:
         for func in self.funcs:
             if func.is_traced:
                 self._analyse(func)
+
+    def _arrays_given_to_filters(self) -> None:
+        """The parameters of a function decorated with a filtering transformation
+        (``eqx.filter_vmap``, ``nnx.jit``: arrays traced, other values static) that a call
+        in the module gives a JAX array: ``make(arrs)`` after ``arrs = jnp.asarray(...)``."""
+        filtered = [
+            f for f in self.funcs if any(layer.transform.seeds == "none" for layer in f.layers)
+        ]
+        if not filtered:
+            return
+        names = {f.name for f in filtered}
+        for scope in self.funcs:
+            for call in scope.of(ast.Call):
+                if not (isinstance(call.func, ast.Name) and call.func.id in names):
+                    continue
+                for callee, (argument, param) in self._parameters_given(call, scope):
+                    if callee in filtered and self._is_array_value(argument, scope):
+                        kinds = {layer.transform.kind for layer in callee.layers}
+                        root = callee.layers[0].name
+                        self._update(
+                            callee,
+                            kinds,
+                            traced={param},
+                            arrays={param},
+                            direct=kinds,
+                            root=root,
+                            depth=0,
+                        )
+
+    def _is_array_value(self, node: ast.expr, scope: Func) -> bool:
+        """Whether ``node`` is a JAX array made where it is written, or a name that the
+        scope owning it binds only to JAX arrays."""
+        if builds_array(node, self.names):
+            return True
+        if not isinstance(node, ast.Name):
+            return False
+        owner: Func | None = scope
+        while owner is not None and node.id not in owner.local:
+            owner = owner.parent
+        return owner is not None and node.id in self.array_names(owner)
 
     def _host_callbacks(self, func: Func) -> set[int]:
         """The ids of the nodes ``func`` passes as the function of a host callback."""

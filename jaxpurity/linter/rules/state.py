@@ -6,11 +6,13 @@ assigns to a global (JP101), stores in a container that outlives the call
 (JP102, JP103, JP104) or sets on ``self`` (JP105) is assigned once, not on
 every call, and holds tracers; ``functools.lru_cache`` keeps the arrays of the
 first call, tracers too (JP106). What it stores into an argument's container is
-lost: the transformation passed a rebuilt copy (JP108). A container that the traced function makes
-itself (``env = {}``) is made anew on every trace, and what a helper stores in
-it does not outlive the trace; a global that only tests read is a trace
-counter kept on purpose. What the module as a whole says of its containers and
-of the names tests read is found once per module (:class:`_Facts`).
+lost: the transformation passed a rebuilt copy (JP108). A tracer given to a static
+field of a pytree is part of its structure, and leaks out with it (JP109). A
+container that the traced function makes itself (``env = {}``) is made anew on
+every trace, and what a helper stores in it does not outlive the trace; a global
+that only tests read is a trace counter kept on purpose. What the module as a
+whole says of its containers and of the names tests read is found once per module
+(:class:`_Facts`).
 """
 
 from __future__ import annotations
@@ -110,6 +112,20 @@ FAMILY = Family(
         + SAME_MODULE,
     ),
     Rule(
+        "JP109",
+        "static-field-tracer",
+        "A traced value given to a static field of a pytree",
+        "`{field}`, a static field of `{cls}`, is given a traced value ({how}): a static field "
+        "is part of the pytree's structure, not a leaf, so the tracer leaks out of the "
+        "transformation; make the field a leaf (no static=True), or give it a Python value",
+        "static_objects",
+        "It sees a class of the module whose fields are declared static (eqx.field("
+        "static=True), static_field(), struct.field(pytree_node=False), field(metadata="
+        "{'static': True})), built by keyword in a traced function, given a traced name or "
+        "array; a class of another module, one built by position or by an __init__ of its "
+        "own, is not seen.",
+    ),
+    Rule(
         "JP108",
         "lost-mutation",
         "An argument's container changed in place by a function a transformation traces",
@@ -207,6 +223,30 @@ def _assignment(
                     fn.hit(element, "JP101", once=element.id, name=element.id, declared=statement)
             elif isinstance(element, (ast.Attribute, ast.Subscript)):
                 _store(fn, element, element.value, values, item=isinstance(element, ast.Subscript))
+
+
+@FAMILY.on_call
+def _static_field(fn: TracedFunction, node: ast.Call, name: str) -> None:
+    """``Mod(arr=arr, static=made)`` in traced code, where ``static`` is a static field of
+    ``Mod``, a class of the module, and ``made`` holds a tracer."""
+    if not node.keywords or not isinstance(node.func, ast.Name):
+        return
+    cls = fn.module.func.classes.get(node.func.id)
+    if cls is None or node.func.id in fn.func.local or _own_init(cls):
+        return
+    static = fn.module.analysis.annotations.class_static_fields(cls.name)
+    for keyword in node.keywords:
+        if keyword.arg in static and fn.shows_tracer(keyword.value):
+            fn.hit(keyword.value, "JP109", field=keyword.arg, cls=cls.name)
+
+
+def _own_init(cls: ast.ClassDef) -> bool:
+    """Whether a class defines its own ``__init__`` (its fields then are its business)."""
+    return any(
+        isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and statement.name == "__init__"
+        for statement in cls.body
+    )
 
 
 @FAMILY.on_call

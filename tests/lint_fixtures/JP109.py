@@ -1,0 +1,45 @@
+"""JP109 static-field-tracer: the code it must flag, and the look-alikes it must leave alone."""
+
+# %% finds: JP109 traced values stored in a static field under eqx.filter_vmap
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+class StaticModule(eqx.Module):
+    a: float
+    b: float
+
+class Mod(eqx.Module):
+    arr: jax.Array
+    static: StaticModule = eqx.static_field()
+
+arrs = jnp.asarray([[1.0, 2.0], [4.0, 5.0]])
+statics = jnp.asarray([[1.0, 2.0], [-1.0, -2.0]])
+
+@eqx.filter_vmap(in_axes=(0, 0))
+def make_ensemble(arr, static):
+    made = StaticModule(a=static[0], b=static[1])
+    return Mod(arr=arr, static=made)  # expect: JP109
+
+ensemble = make_ensemble(arrs, statics)
+
+# %% fine: static fields given Python values, and traced values given to leaves
+import dataclasses
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+class Mod(eqx.Module):
+    arr: jax.Array
+    depth: int = eqx.field(static=True)
+
+@struct.dataclass
+class Grid:
+    data: jax.Array
+    pad: int = struct.field(pytree_node=False)
+
+@jax.jit
+def make(x, n: int = 2):
+    grid = Grid(data=x * 2, pad=x.shape[0])
+    return Mod(arr=x, depth=n), Grid(data=grid.data, pad=grid.pad + 1)
