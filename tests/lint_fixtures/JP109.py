@@ -43,3 +43,36 @@ class Grid:
 def make(x, n: int = 2):
     grid = Grid(data=x * 2, pad=x.shape[0])
     return Mod(arr=x, depth=n), Grid(data=grid.data, pad=grid.pad + 1)
+
+# %% finds: JP109 a JAX array given to a static field, by keyword and by position
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+class Model(eqx.Module):
+    weight: jax.Array
+    table: jax.Array = eqx.field(static=True)
+
+lookup = jnp.arange(10)
+model = Model(weight=jnp.ones(3), table=lookup)  # expect: JP109
+other = Model(jnp.ones(3), jnp.zeros(10))  # expect: JP109
+
+# %% fine: Python values given to static fields, and arrays to leaves, by keyword and position
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+class Model(eqx.Module):
+    weight: jax.Array
+    sizes: tuple = eqx.field(static=True)
+
+class Custom(eqx.Module):
+    table: jax.Array = eqx.field(static=True)
+
+    def __init__(self, n):
+        self.table = tuple(range(n))
+
+model = Model(jnp.ones(3), (1, 2))
+other = Model(weight=jnp.zeros(2), sizes=tuple(np.arange(3).tolist()))
+custom = Custom(jnp.ones(3))

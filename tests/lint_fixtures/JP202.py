@@ -124,3 +124,51 @@ def step(x):
     if TRACE:
         int(x)  # expect: JP202
     return x
+
+# %% finds: JP202 Python sequences from the module, a parameter and self, indexed by a traced index
+from typing import Sequence
+
+import jax
+import jax.numpy as jnp
+
+SIZES = (1, 2, 4)
+
+class Stack:
+    def __init__(self, widths=(8, 16, 32)):
+        self.widths = widths
+        self.names = ["a", "b", "c"]
+
+    def __call__(self, x, layers: Sequence[jax.Array]):
+        for i in jnp.arange(3):
+            x = x * SIZES[i] + self.widths[i]  # expect: JP202
+            x = layers[i] @ x  # expect: JP202
+            print(self.names[i])  # expect: JP202
+        return x
+
+stack = Stack()
+
+@jax.jit
+def run(x, layers):
+    return stack(x, layers)
+
+# %% fine: Python sequences indexed by Python ints, and arrays indexed by traced ones
+import jax
+import jax.numpy as jnp
+
+SIZES = (1, 2, 4)
+
+class Stack:
+    def __init__(self, widths=(8, 16, 32)):
+        self.widths = widths
+        self.table = jnp.array(widths)
+
+    def __call__(self, x, i):
+        for k in range(3):
+            x = x * SIZES[k] + self.widths[k]
+        return x * self.table[i] + jnp.asarray(SIZES)[i]
+
+stack = Stack()
+
+@jax.jit
+def run(x, i):
+    return stack(x, i)

@@ -142,6 +142,26 @@ class Annotations:
         """The static fields of the module's class ``name``, its bases' in the module too."""
         return self._fields.get(name, frozenset())
 
+    def class_fields(self, name: str, depth: int = 0) -> list[str]:
+        """The fields of the module's class ``name`` in the order a dataclass's ``__init__``
+        takes them: those of its bases in the module first, then its own annotated ones."""
+        cls = self.classes.get(name)
+        if cls is None or depth > 8:
+            return []
+        fields: list[str] = []
+        for base in cls.bases:
+            if isinstance(base, ast.Name) and base.id != name:
+                fields += [f for f in self.class_fields(base.id, depth + 1) if f not in fields]
+        for statement in cls.body:
+            if (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and "ClassVar" not in ast.unparse(statement.annotation)
+                and statement.target.id not in fields
+            ):
+                fields.append(statement.target.id)
+        return fields
+
     def _static_attributes(self) -> frozenset[str]:
         """The names declared static in some class of the module and as another field in
         none (a field of the same name that is an array in another class would be both)."""

@@ -119,6 +119,7 @@ class ModuleAnalysis:
         self._arrays_of: dict[int, set[str]] = {}
         self._primitives: tuple[set[str], set[str]] | None = None
         self._references_of: dict[int, set[str]] = {}
+        self._memo: dict[tuple[str, int], object] = {}
         self._given_references: dict[int, set[str]] | None = None
         #: How this module's traced code reaches functions of other modules of the package.
         self.outgoing: list[Entry] = []
@@ -207,6 +208,121 @@ class ModuleAnalysis:
                         truths[name] = truth if truths.get(name, truth) == truth else None
         rebound = {name for func in self.funcs for name in func.declared_global}
         return {k: v for k, v in truths.items() if v is not None and k not in rebound}
+
+    # -- Python sequences ----------------------------------------------------------------
+
+    def python_sequence(self, node: ast.Name | ast.Attribute, scope: Func) -> str | None:
+        """``"list"``, ``"tuple"`` or ``"dict"`` when ``node``, read in ``scope``, surely holds
+        a Python one: a name that the scope owning it binds only to such (see
+        :meth:`python_sequences`), or ``self.attr`` that the class of the method sets only to
+        such; else None."""
+        if isinstance(node, ast.Name):
+            owner: Func | None = scope
+            while owner is not None and node.id not in owner.local:
+                owner = owner.parent
+            if owner is None or (owner is self.top_level and node.id in self.names.imported):
+                return None
+            return self.python_sequences(owner).get(node.id)
+        method: Func | None = scope
+        while method is not None and method.self_name is None:
+            method = method.parent
+        if (
+            method is None
+            or method.cls is None
+            or not isinstance(node.value, ast.Name)
+            or node.value.id != method.self_name
+        ):
+            return None
+        return self._sequence_attributes(method.cls).get(node.attr)
+
+    def python_sequences(self, scope: Func) -> dict[str, str]:
+        """The names that ``scope`` binds only to Python lists, tuples or dicts (literals,
+        comprehensions, ``list(...)``): its own assignments, and parameters annotated as one
+        (``Sequence[jax.Array]``) or given one as a default and never assigned again, each
+        with its kind. Found once per scope."""
+        key = ("sequences", id(scope))
+        if key not in self._memo:
+            kinds: dict[str, str | None] = dict(self._sequence_parameters(scope))
+            for node in scope.of(ast.Assign):
+                kind = self._sequence_kind(node.value)
+                for target in node.targets:
+                    for name in names_in(target):
+                        seen = kinds.get(name, kind) if isinstance(target, ast.Name) else None
+                        kinds[name] = kind if seen == kind else None
+            others: list[ast.AST] = [
+                *scope.of(ast.For),
+                *scope.of(ast.AsyncFor),
+                *scope.of(ast.AugAssign),
+                *scope.of(ast.AnnAssign),
+                *scope.of(ast.NamedExpr),
+            ]
+            for other in others:
+                rebound = getattr(other, "target", None)
+                for name in names_in(rebound) if rebound is not None else ():
+                    kinds[name] = None
+            self._memo[key] = {name: kind for name, kind in kinds.items() if kind}
+        return self._memo[key]  # type: ignore[return-value]
+
+    def _sequence_parameters(self, scope: Func) -> dict[str, str]:
+        """The parameters of ``scope`` annotated as a Python list, tuple or dict, or whose
+        default is a literal one."""
+        found: dict[str, str] = {}
+        if not isinstance(scope.node, DEFS):
+            return found
+        args = scope.node.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(
+            zip(
+                [a.arg for a in positional[len(positional) - len(args.defaults) :]],
+                args.defaults,
+                strict=True,
+            )
+        )
+        defaults |= {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
+        for arg in [*positional, *args.kwonlyargs]:
+            kind = _annotated_sequence(arg.annotation, self.names)
+            default = defaults.get(arg.arg)
+            kind = kind or (self._sequence_kind(default) if default is not None else None)
+            if kind:
+                found[arg.arg] = kind
+        return found
+
+    def _sequence_attributes(self, cls: ast.ClassDef) -> dict[str, str]:
+        """The attributes that the methods of ``cls`` set on ``self`` only to Python
+        sequences: literals, or their own parameters that hold one."""
+        key = ("attributes", id(cls))
+        if key not in self._memo:
+            kinds: dict[str, str | None] = {}
+            for method in self.functions.methods(cls):
+                held = self.python_sequences(method)
+                for node in method.of(ast.Assign):
+                    value = node.value
+                    kind = self._sequence_kind(value) or (
+                        held.get(value.id) if isinstance(value, ast.Name) else None
+                    )
+                    for target in node.targets:
+                        if (
+                            isinstance(target, ast.Attribute)
+                            and isinstance(target.value, ast.Name)
+                            and target.value.id == method.self_name
+                        ):
+                            seen = kinds.get(target.attr, kind)
+                            kinds[target.attr] = kind if seen == kind else None
+            self._memo[key] = {name: kind for name, kind in kinds.items() if kind}
+        return self._memo[key]  # type: ignore[return-value]
+
+    def _sequence_kind(self, node: ast.expr) -> str | None:
+        if isinstance(node, (ast.List, ast.ListComp)):
+            return "list"
+        if isinstance(node, ast.Tuple):
+            return "tuple"
+        if isinstance(node, (ast.Dict, ast.DictComp)):
+            return "dict"
+        if isinstance(node, ast.Call):
+            name = self.names.qualified(node.func)
+            if name in ("list", "tuple", "dict"):
+                return name
+        return None
 
     # -- mutable references ------------------------------------------------------------
 
@@ -531,7 +647,7 @@ class ModuleAnalysis:
                 if not (isinstance(call.func, ast.Name) and call.func.id in names):
                     continue
                 for callee, (argument, param) in self._parameters_given(call, scope):
-                    if callee in filtered and self._is_array_value(argument, scope):
+                    if callee in filtered and self.is_array_value(argument, scope):
                         kinds = {layer.transform.kind for layer in callee.layers}
                         root = callee.layers[0].name
                         self._update(
@@ -544,7 +660,7 @@ class ModuleAnalysis:
                             depth=0,
                         )
 
-    def _is_array_value(self, node: ast.expr, scope: Func) -> bool:
+    def is_array_value(self, node: ast.expr, scope: Func) -> bool:
         """Whether ``node`` is a JAX array made where it is written, or a name that the
         scope owning it binds only to JAX arrays."""
         if builds_array(node, self.names):
@@ -893,3 +1009,20 @@ def _array_names(scope: Func, names: Names) -> set[str]:
     for param in [*scope.positional, *scope.kwonly]:
         verdict[param] = False
     return {name for name, is_array in verdict.items() if is_array}
+
+
+# Annotations of a Python list, tuple or dict, by kind.
+_SEQUENCE_TYPES = {
+    **dict.fromkeys(("list", "typing.List", "typing.Sequence", "collections.abc.Sequence"), "list"),
+    **dict.fromkeys(("tuple", "typing.Tuple"), "tuple"),
+    **dict.fromkeys(("dict", "typing.Dict", "typing.Mapping", "collections.abc.Mapping"), "dict"),
+}
+
+
+def _annotated_sequence(annotation: ast.expr | None, names: Names) -> str | None:
+    """The kind of Python sequence an annotation names (``Sequence[jax.Array]``, ``tuple``)."""
+    if isinstance(annotation, ast.Subscript):
+        annotation = annotation.value
+    if annotation is None:
+        return None
+    return _SEQUENCE_TYPES.get(names.qualified(annotation) or "")

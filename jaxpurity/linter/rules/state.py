@@ -29,7 +29,7 @@ from jaxpurity.linter.analysis._names import Names, dotted
 from jaxpurity.linter.analysis._syntax import flatten, is_container
 
 if TYPE_CHECKING:
-    from jaxpurity.linter._context import Module, TracedFunction
+    from jaxpurity.linter._context import Module, ScopeContext, TracedFunction
     from jaxpurity.linter.analysis._functions import Func
 
 __all__ = ["FAMILY"]
@@ -113,17 +113,18 @@ FAMILY = Family(
     ),
     Rule(
         "JP109",
-        "static-field-tracer",
-        "A traced value given to a static field of a pytree",
-        "`{field}`, a static field of `{cls}`, is given a traced value ({how}): a static field "
-        "is part of the pytree's structure, not a leaf, so the tracer leaks out of the "
-        "transformation; make the field a leaf (no static=True), or give it a Python value",
+        "static-field-array",
+        "A traced value or a JAX array given to a static field of a pytree",
+        "`{field}`, a static field of `{cls}`, is given {what}: a static field is part of the "
+        "pytree's structure, not a leaf, so {why}; make the field a leaf (no static=True), "
+        "or give it a Python value",
         "static_objects",
         "It sees a class of the module whose fields are declared static (eqx.field("
         "static=True), static_field(), struct.field(pytree_node=False), field(metadata="
-        "{'static': True})), built by keyword in a traced function, given a traced name or "
-        "array; a class of another module, one built by position or by an __init__ of its "
-        "own, is not seen.",
+        "{'static': True})), built by keyword or by position (without an __init__ of its "
+        "own), given a traced name or array in traced code, or a JAX array anywhere (made "
+        "there, or a name bound only to one); a class of another module, or a field set in "
+        "an __init__ of the class's own, is not seen.",
     ),
     Rule(
         "JP108",
@@ -226,18 +227,57 @@ def _assignment(
 
 
 @FAMILY.on_call
-def _static_field(fn: TracedFunction, node: ast.Call, name: str) -> None:
+def _static_field_tracer(fn: TracedFunction, node: ast.Call, name: str) -> None:
     """``Mod(arr=arr, static=made)`` in traced code, where ``static`` is a static field of
-    ``Mod``, a class of the module, and ``made`` holds a tracer."""
-    if not node.keywords or not isinstance(node.func, ast.Name):
-        return
-    cls = fn.module.func.classes.get(node.func.id)
-    if cls is None or node.func.id in fn.func.local or _own_init(cls):
-        return
-    static = fn.module.analysis.annotations.class_static_fields(cls.name)
-    for keyword in node.keywords:
-        if keyword.arg in static and fn.shows_tracer(keyword.value):
-            fn.hit(keyword.value, "JP109", field=keyword.arg, cls=cls.name)
+    ``Mod``, a class of the module, and ``made`` surely holds a tracer."""
+    for field, value, cls in _static_fields_given(fn.module, fn.func, node):
+        what = f"a traced value ({fn.func.how})"
+        if fn.shows_tracer(value):
+            fn.hit(value, "JP109", field=field, cls=cls, what=what, why=_LEAKS)
+        elif fn.module.analysis.is_array_value(value, fn.func):
+            fn.hit(value, "JP109", field=field, cls=cls, what="a JAX array", why=_UNHASHABLE)
+
+
+@FAMILY.on_scope
+def _static_field_array(scope: ScopeContext) -> None:
+    """``Mod(table=jnp.ones(3))`` in code that no transformation traces, where ``table`` is
+    a static field: jit cannot hash the array."""
+    if scope.func.is_traced:
+        return  # (the check of traced code above)
+    for call in scope.func.of(ast.Call):
+        for field, value, cls in _static_fields_given(scope.module, scope.func, call):
+            if scope.module.analysis.is_array_value(value, scope.func):
+                fields = dict(field=field, cls=cls, what="a JAX array", why=_UNHASHABLE)
+                scope.hit(value, "JP109", **fields)
+
+
+_LEAKS = "the tracer leaks out of the transformation with it"
+_UNHASHABLE = "jit hashes and compares it on every call, and an array has no hash"
+
+
+def _static_fields_given(
+    module: Module, scope: Func, call: ast.Call
+) -> list[tuple[str, ast.expr, str]]:
+    """What ``call`` gives the static fields of a class of the module that it builds: each
+    field, its value and the class's name. A class with an ``__init__`` of its own is left
+    out (its fields are its business), and so is one its scope rebinds."""
+    if not isinstance(call.func, ast.Name):
+        return []
+    if call.func.id in scope.local and scope is not module.func:
+        return []
+    cls = module.func.classes.get(call.func.id)
+    annotations = module.analysis.annotations
+    static = annotations.class_static_fields(call.func.id) if cls is not None else frozenset()
+    if cls is None or not static or _own_init(cls):
+        return []
+    given = [(k.arg, k.value) for k in call.keywords if k.arg in static]
+    fields = annotations.class_fields(cls.name)
+    for index, argument in enumerate(call.args):
+        if isinstance(argument, ast.Starred):
+            break
+        if index < len(fields) and fields[index] in static:
+            given.append((fields[index], argument))
+    return [(field, value, cls.name) for field, value in given if field]
 
 
 def _own_init(cls: ast.ClassDef) -> bool:

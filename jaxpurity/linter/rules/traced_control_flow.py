@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from jaxpurity.linter._family import Family, Rule
 from jaxpurity.linter.analysis._arrays import CONVERSIONS, STATIC_CALLS
 from jaxpurity.linter.analysis._names import dotted
-from jaxpurity.linter.analysis._syntax import Blocks, blocks, names_in
+from jaxpurity.linter.analysis._syntax import Blocks, blocks
 
 if TYPE_CHECKING:
     from jaxpurity.linter._context import TracedFunction
@@ -48,8 +48,10 @@ FAMILY = Family(
         "JAX traces",
         "python_control_flow",
         "The same values as JP201. A Python list, tuple or dict indexed by a traced array "
-        "(`strides[i]`, which calls `__index__`) is seen when the function binds the name "
-        "only to such literals; one held in an attribute or passed in is not.",
+        "(`strides[i]`, which calls `__index__`) is seen when the scope that owns the name "
+        "binds it only to such literals, when it is a parameter annotated as one or with "
+        "one as its default, or an attribute of `self` that the class sets only to those; "
+        "one made elsewhere is not.",
         needs_value=True,
     ),
     Rule(
@@ -199,45 +201,14 @@ def _conversion(fn: TracedFunction, node: ast.Call, name: str) -> None:
 def _python_index(fn: TracedFunction, node: ast.Subscript) -> None:
     """``strides[i]``: a Python list, tuple or dict indexed by a traced array, which calls
     its ``__index__`` (or its hash), and needs its value."""
-    if (
-        isinstance(node.ctx, ast.Load)
-        and isinstance(node.value, ast.Name)
-        and node.value.id in fn.memo(_python_sequences)
-        and not isinstance(node.slice, (ast.Slice, ast.Tuple))
-        and fn.is_array(node.slice)
-    ):
-        kind = fn.memo(_python_sequences)[node.value.id]
-        fn.hit(node, "JP202", call=f"{node.value.id}[...], a Python {kind}'s index")
-
-
-def _python_sequences(fn: TracedFunction) -> dict[str, str]:
-    """The names that the function binds only to Python lists, tuples or dicts made there
-    (literals, comprehensions, ``list(...)``), each with its kind."""
-    kinds: dict[str, str | None] = {}
-    for node in fn.func.of(ast.Assign):
-        kind = _python_sequence(node.value, fn)
-        for target in node.targets:
-            for name in names_in(target):
-                seen = kinds.get(name, kind) if isinstance(target, ast.Name) else None
-                kinds[name] = kind if seen == kind else None
-    loops: list[ast.For | ast.AsyncFor] = [*fn.func.of(ast.For), *fn.func.of(ast.AsyncFor)]
-    for loop in loops:
-        for name in names_in(loop.target):
-            kinds[name] = None
-    own = fn.func.local - {*fn.func.positional, *fn.func.kwonly, fn.func.vararg or ""}
-    return {name: kind for name, kind in kinds.items() if kind and name in own}
-
-
-def _python_sequence(node: ast.expr, fn: TracedFunction) -> str | None:
-    if isinstance(node, (ast.List, ast.ListComp)):
-        return "list"
-    if isinstance(node, ast.Tuple):
-        return "tuple"
-    if isinstance(node, (ast.Dict, ast.DictComp)):
-        return "dict"
-    if isinstance(node, ast.Call) and fn.names.qualified(node.func) in ("list", "tuple", "dict"):
-        return fn.names.qualified(node.func)
-    return None
+    if not isinstance(node.ctx, ast.Load) or isinstance(node.slice, (ast.Slice, ast.Tuple)):
+        return
+    held = node.value
+    if not isinstance(held, (ast.Name, ast.Attribute)):
+        return
+    kind = fn.module.analysis.python_sequence(held, fn.func)
+    if kind is not None and fn.is_array(node.slice):
+        fn.hit(node, "JP202", call=f"{dotted(held) or 'it'}[...], a Python {kind}'s index")
 
 
 def _numpy_branches(fn: TracedFunction) -> Blocks:
