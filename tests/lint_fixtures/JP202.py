@@ -172,3 +172,15 @@ stack = Stack()
 @jax.jit
 def run(x, i):
     return stack(x, i)
+
+# %% finds: JP202 a NumPy table indexed by a traced index in a vmapped function
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+table = np.arange(10)
+
+def lookup(i):
+    return table[i] + 1  # expect: JP202
+
+values = jax.vmap(lookup)(jnp.arange(3))

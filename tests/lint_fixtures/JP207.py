@@ -30,3 +30,24 @@ def clip_low(x):
 @jax.jit
 def clip_even(x):
     return x.at[:4, jnp.mod(x[0], 2) == 0].set(0)  # expect: JP207
+
+# %% finds: JP207 masks made by logical functions and astype(bool)
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def finite(x, y):
+    bad = jnp.isnan(x) | jnp.isinf(y)
+    keep = jnp.logical_and(x > 0, y > 0)
+    x = x.at[bad].set(0.0)  # expect: JP207
+    return x[keep], y[(x * y).astype(bool)]  # expect: JP207
+
+# %% fine: the same masks given to jnp.where, and an integer index array
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def finite(x, y):
+    bad = jnp.isnan(x) | jnp.isinf(y)
+    order = jnp.argsort(x)
+    return jnp.where(bad, 0.0, x), y[order], x.at[order].set(0.0)

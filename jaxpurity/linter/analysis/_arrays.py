@@ -22,12 +22,14 @@ __all__ = [
     "ARRAY_ATTRIBUTES",
     "ARRAY_METHODS",
     "ARRAY_MODULES",
+    "BOOLEAN_FUNCTIONS",
     "CONVERSIONS",
     "FOLDED_ON_CONSTANTS",
     "MAPS",
     "NOT_ARRAY_PREFIXES",
     "NOT_ONE_ARRAY",
     "NOT_TRACER_TYPES",
+    "NUMPY_ARRAY_MAKERS",
     "PRIMITIVES",
     "REFERENCE_MAKERS",
     "REFERENCE_TYPES",
@@ -205,6 +207,30 @@ ARRAY_METHODS = frozenset(
 )
 #: Attributes of an array that are arrays.
 ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
+
+#: Functions that give a boolean array (a mask) of arrays: comparisons and logical ones.
+BOOLEAN_FUNCTIONS = frozenset(
+    {
+        *(
+            f"jax.numpy.{name}"
+            for name in (
+                "isnan isinf isfinite isneginf isposinf isclose isin signbit logical_and "
+                "logical_or logical_not logical_xor equal not_equal greater greater_equal "
+                "less less_equal"
+            ).split()
+        ),
+        *(f"jax.lax.{name}" for name in "eq ne gt ge lt le".split()),
+    }
+)
+
+#: NumPy's functions that make an array: a host array, which a tracer cannot index.
+NUMPY_ARRAY_MAKERS = frozenset(
+    f"numpy.{name}"
+    for name in (
+        "array asarray arange zeros ones full empty linspace eye identity concatenate stack "
+        "random.rand random.randn random.randint random.normal random.uniform"
+    ).split()
+)
 
 #: Functions of :data:`ARRAY_MODULES` whose result is not one array: pytrees of the user's,
 #: lists, tuples, or Python values.

@@ -35,6 +35,7 @@ from jaxpurity.linter.analysis._annotations import Annotations
 from jaxpurity.linter.analysis._applied_transforms import AppliedTransforms, seeds
 from jaxpurity.linter.analysis._arrays import (
     MAPS,
+    NUMPY_ARRAY_MAKERS,
     PRIMITIVES,
     REFERENCE_MAKERS,
     REFERENCE_TYPES,
@@ -212,10 +213,10 @@ class ModuleAnalysis:
     # -- Python sequences ----------------------------------------------------------------
 
     def python_sequence(self, node: ast.Name | ast.Attribute, scope: Func) -> str | None:
-        """``"list"``, ``"tuple"`` or ``"dict"`` when ``node``, read in ``scope``, surely holds
-        a Python one: a name that the scope owning it binds only to such (see
-        :meth:`python_sequences`), or ``self.attr`` that the class of the method sets only to
-        such; else None."""
+        """``"Python list"``, ``"Python tuple"``, ``"Python dict"`` or ``"NumPy array"`` when
+        ``node``, read in ``scope``, surely holds such a host container: a name that the
+        scope owning it binds only to such (see :meth:`python_sequences`), or ``self.attr``
+        that the class of the method sets only to such; else None."""
         if isinstance(node, ast.Name):
             owner: Func | None = scope
             while owner is not None and node.id not in owner.local:
@@ -237,7 +238,8 @@ class ModuleAnalysis:
 
     def python_sequences(self, scope: Func) -> dict[str, str]:
         """The names that ``scope`` binds only to Python lists, tuples or dicts (literals,
-        comprehensions, ``list(...)``): its own assignments, and parameters annotated as one
+        comprehensions, ``list(...)``) or to NumPy arrays (``np.arange(5)``): its own
+        assignments, and parameters annotated as one
         (``Sequence[jax.Array]``) or given one as a default and never assigned again, each
         with its kind. Found once per scope."""
         key = ("sequences", id(scope))
@@ -312,16 +314,20 @@ class ModuleAnalysis:
         return self._memo[key]  # type: ignore[return-value]
 
     def _sequence_kind(self, node: ast.expr) -> str | None:
+        """What host container ``node`` makes: a Python list, tuple or dict, or a NumPy
+        array; None for anything else."""
         if isinstance(node, (ast.List, ast.ListComp)):
-            return "list"
+            return "Python list"
         if isinstance(node, ast.Tuple):
-            return "tuple"
+            return "Python tuple"
         if isinstance(node, (ast.Dict, ast.DictComp)):
-            return "dict"
+            return "Python dict"
         if isinstance(node, ast.Call):
-            name = self.names.qualified(node.func)
+            name = self.names.qualified(node.func) or ""
             if name in ("list", "tuple", "dict"):
-                return name
+                return f"Python {name}"
+            if name in NUMPY_ARRAY_MAKERS:
+                return "NumPy array"
         return None
 
     # -- mutable references ------------------------------------------------------------
@@ -1013,9 +1019,13 @@ def _array_names(scope: Func, names: Names) -> set[str]:
 
 # Annotations of a Python list, tuple or dict, by kind.
 _SEQUENCE_TYPES = {
-    **dict.fromkeys(("list", "typing.List", "typing.Sequence", "collections.abc.Sequence"), "list"),
-    **dict.fromkeys(("tuple", "typing.Tuple"), "tuple"),
-    **dict.fromkeys(("dict", "typing.Dict", "typing.Mapping", "collections.abc.Mapping"), "dict"),
+    **dict.fromkeys(
+        ("list", "typing.List", "typing.Sequence", "collections.abc.Sequence"), "Python list"
+    ),
+    **dict.fromkeys(("tuple", "typing.Tuple"), "Python tuple"),
+    **dict.fromkeys(
+        ("dict", "typing.Dict", "typing.Mapping", "collections.abc.Mapping"), "Python dict"
+    ),
 }
 
 

@@ -12,6 +12,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from jaxpurity.linter._family import Family, Rule
+from jaxpurity.linter.analysis._arrays import BOOLEAN_FUNCTIONS
 from jaxpurity.linter.analysis._names import dotted
 
 if TYPE_CHECKING:
@@ -38,7 +39,8 @@ FAMILY = Family(
         "A boolean mask or nonzero of a traced value",
         "{what} ({how}): the size of the result depends on the data; use jnp.where, or give size=",
         "boolean_masks",
-        "It sees a mask written as a comparison, or a name assigned one, as an index or in "
+        "It sees a mask written as a comparison, a logical function (jnp.isnan, "
+        "jnp.logical_and, ...) or .astype(bool), or a name assigned one, as an index or in "
         "`.at[...]`; a boolean array from elsewhere, used as an index, is not seen.",
         needs_value=True,
     ),
@@ -84,6 +86,8 @@ _SHAPE_POSITIONS: dict[str, tuple[int, ...] | None] = {
     "jax.random.bernoulli": (2,),
 }
 _SHAPE_METHODS = frozenset({"reshape", "broadcast_to"})
+# The boolean dtypes, as ``.astype(...)`` names them.
+_BOOLEAN_TYPES = frozenset({"bool", "jax.numpy.bool_", "numpy.bool_", "jax.numpy.bool"})
 _NONZERO = frozenset(
     f"jax.numpy.{name}"
     for name in (
@@ -150,12 +154,24 @@ def _mask_names(fn: TracedFunction) -> set[str]:
 
 
 def _is_mask(fn: TracedFunction, node: ast.expr, masks: set[str]) -> bool:
-    """Whether ``node`` is a boolean mask: a comparison of arrays, one of ``masks``, or
-    ``~``, ``&``, ``|`` or ``^`` of those."""
+    """Whether ``node`` is a boolean mask: a comparison of arrays, a logical function of
+    them (``jnp.isnan(x)``, ``jnp.logical_and``), ``.astype(bool)`` of one, one of
+    ``masks``, or ``~``, ``&``, ``|`` or ``^`` of those."""
     if isinstance(node, ast.Name):
         return node.id in masks
     if isinstance(node, ast.Compare):
         return fn.is_array(node)
+    if isinstance(node, ast.Call):
+        if fn.names.qualified(node.func) in BOOLEAN_FUNCTIONS:
+            return fn.is_array(node)
+        method = node.func
+        return (
+            isinstance(method, ast.Attribute)
+            and method.attr == "astype"
+            and len(node.args) == 1
+            and (fn.names.qualified(node.args[0]) or "") in _BOOLEAN_TYPES
+            and fn.is_array(node)
+        )
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
         return _is_mask(fn, node.operand, masks)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):

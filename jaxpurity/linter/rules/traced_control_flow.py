@@ -43,15 +43,15 @@ FAMILY = Family(
     Rule(
         "JP202",
         "traced-conversion",
-        "bool(), int(), float(), .item(), .tolist() or a Python list's index of a traced value",
+        "bool(), int(), float(), .item(), .tolist() or a host container's index of a traced value",
         "`{call}` of a traced value ({how}): it needs the value, which does not exist while "
         "JAX traces",
         "python_control_flow",
-        "The same values as JP201. A Python list, tuple or dict indexed by a traced array "
-        "(`strides[i]`, which calls `__index__`) is seen when the scope that owns the name "
-        "binds it only to such literals, when it is a parameter annotated as one or with "
-        "one as its default, or an attribute of `self` that the class sets only to those; "
-        "one made elsewhere is not.",
+        "The same values as JP201. A Python list, tuple or dict or a NumPy array indexed by "
+        "a traced array (`strides[i]`, which calls `__index__`) is seen when the scope that "
+        "owns the name binds it only to such literals, when it is a parameter annotated as "
+        "one or with one as its default, or an attribute of `self` that the class sets only "
+        "to those; one made elsewhere is not.",
         needs_value=True,
     ),
     Rule(
@@ -199,8 +199,8 @@ def _conversion(fn: TracedFunction, node: ast.Call, name: str) -> None:
 
 @FAMILY.on(ast.Subscript)
 def _python_index(fn: TracedFunction, node: ast.Subscript) -> None:
-    """``strides[i]``: a Python list, tuple or dict indexed by a traced array, which calls
-    its ``__index__`` (or its hash), and needs its value."""
+    """``strides[i]``: a Python list, tuple or dict, or a NumPy array, indexed by a traced
+    array, which calls its ``__index__`` (or its hash), and needs its value."""
     if not isinstance(node.ctx, ast.Load) or isinstance(node.slice, (ast.Slice, ast.Tuple)):
         return
     held = node.value
@@ -208,7 +208,7 @@ def _python_index(fn: TracedFunction, node: ast.Subscript) -> None:
         return
     kind = fn.module.analysis.python_sequence(held, fn.func)
     if kind is not None and fn.is_array(node.slice):
-        fn.hit(node, "JP202", call=f"{dotted(held) or 'it'}[...], a Python {kind}'s index")
+        fn.hit(node, "JP202", call=f"{dotted(held) or 'it'}[...], a {kind}'s index")
 
 
 def _numpy_branches(fn: TracedFunction) -> Blocks:
