@@ -22,6 +22,7 @@ __all__ = [
     "is_extended",
     "is_tracer",
     "leaf_type",
+    "safe_repr",
     "shape_dtype_structs",
 ]
 
@@ -68,6 +69,37 @@ def is_extended(dtype: Any) -> bool:
     return jax.dtypes.issubdtype(dtype, jax.dtypes.extended)
 
 
+def safe_repr(x: Any) -> str:
+    """``repr(x)``, or where that raises, a few words that say so: never an error.
+
+    Example:
+      >>> class Hostile:
+      ...     def __repr__(self):
+      ...         raise RuntimeError("no")
+      >>> safe_repr([1]), safe_repr(Hostile())
+      ('[1]', 'an object of type Hostile whose repr raises')
+    """
+    text = _repr(x)
+    return f"an object of type {type(x).__name__} whose repr raises" if text is None else text
+
+
+def _repr(x: Any) -> str | None:
+    """``repr(x)``; None where it raises (or returns no str)."""
+    try:
+        text = repr(x)
+    except Exception:  # noqa: BLE001 - a user's broken __repr__ must not replace our message
+        return None
+    return text if isinstance(text, str) else None
+
+
+def _attribute(x: Any, name: str) -> Any:
+    """``x.name``, or None where reading it fails in any way (a hostile ``__getattribute__``)."""
+    try:
+        return getattr(x, name, None)
+    except Exception:  # noqa: BLE001 - an object whose attributes raise has no JAX type
+        return None
+
+
 def leaf_type(x: Any) -> LeafType:
     """The :class:`LeafType` of an array, tracer, ``ShapeDtypeStruct`` or Python scalar.
 
@@ -91,18 +123,24 @@ def leaf_type(x: Any) -> LeafType:
       >>> leaf_type(True).weak
       False
     """
-    if isinstance(x, (bool, np.bool_)):
+    # By type(x), not isinstance: isinstance reads x.__class__, which a hostile object
+    # may make raise; and its attributes are read through _attribute, for the same reason.
+    cls = type(x)
+    if issubclass(cls, (bool, np.bool_)):
         return LeafType((), np.dtype(bool), False)
-    if isinstance(x, (int, float, complex)) and not isinstance(x, np.generic):
+    if issubclass(cls, (int, float, complex)) and not issubclass(cls, np.generic):
         return LeafType((), np.dtype(jnp.result_type(x)), True)
-    if hasattr(x, "shape") and hasattr(x, "dtype"):
-        dtype = x.dtype
+    shape, dtype = _attribute(x, "shape"), _attribute(x, "dtype")
+    if shape is not None and dtype is not None:
         if not is_extended(dtype):  # a PRNG key dtype stays as it is
             dtype = np.dtype(jax.dtypes.canonicalize_dtype(dtype))  # float64 -> float32 sans x64
-        return LeafType(tuple(x.shape), dtype, bool(getattr(x, "weak_type", False)))
+        return LeafType(tuple(shape), dtype, bool(_attribute(x, "weak_type")))
+    text = _repr(x)
+    what = f"an object of type {cls.__name__} whose repr raises" if text is None else text
+    what += "" if text is None else f" (type {cls.__name__})"
     raise TypeError(
-        f"{x!r} (type {type(x).__name__}) is not an array or a Python scalar, so it has no "
-        "JAX type; only arrays, numbers and pytrees of them can flow through JAX"
+        f"{what} is not an array or a Python scalar, so it has no JAX type; only arrays, "
+        "numbers and pytrees of them can flow through JAX"
     )
 
 

@@ -81,3 +81,18 @@ def test_is_tracer_goes_by_type_not_by_what_an_object_says_its_class_is():
     assert isinstance(Liar(), jax.core.Tracer)
     assert not is_tracer(Liar())
     assert not is_tracer(jnp.ones(2))
+
+
+class _Hostile:
+    """Reading any attribute raises, and so does repr: a leaf_type must still answer."""
+
+    def __getattribute__(self, name: str) -> object:
+        raise RuntimeError(f"{name} read on purpose")
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr on purpose")
+
+
+def test_leaf_type_rejects_an_object_whose_attributes_and_repr_raise():
+    with pytest.raises(TypeError, match=r"^an object of type _Hostile whose repr raises is not an"):
+        leaf_type(_Hostile())
