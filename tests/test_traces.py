@@ -266,3 +266,59 @@ def test_retrace_error_of_a_static_flag_does_not_suggest_an_array() -> None:
     message = str(error.value)
     assert "`flag` must stay static" in message
     assert "as an array" not in message
+
+
+def _too_deep() -> list[Any]:
+    """Lists nested deeper than JAX flattens (about 1,500 levels on Python 3.12)."""
+    tree: list[Any] = [jnp.ones(2)]
+    for _ in range(5_000):
+        tree = [tree]
+    return tree
+
+
+def _cyclic() -> list[Any]:
+    cycle: list[Any] = [jnp.ones(2)]
+    cycle.append(cycle)
+    return cycle
+
+
+@pytest.mark.parametrize("make", [_too_deep, _cyclic], ids=["too deep", "cyclic"])
+def test_an_eager_call_passes_arguments_jax_cannot_flatten_through(make: Any) -> None:
+    def f(x: Any, tree: Any) -> Any:
+        return x * 2
+
+    counter = count_traces(f, max_traces=1)
+    assert counter(jnp.ones(2), make()).tolist() == [2.0, 2.0]  # f itself takes them
+    assert counter.traces == 0
+
+
+def test_a_trace_with_an_argument_jax_cannot_flatten_is_counted() -> None:
+    deep = _too_deep()
+    counter = count_traces(lambda x, tree: x * 2)
+    jax.jit(lambda x: counter(x, deep))(jnp.ones(2))  # a Python value reaching the body
+    jax.jit(lambda x: counter(x, deep))(jnp.ones(3))
+    assert counter.traces == 2
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (_too_deep, r"argument `tree` is nested more than [\d,]+ levels deep \(tree\[0\]"),
+        (_cyclic, r"argument `tree` holds a reference cycle: tree\[1\] is tree again"),
+    ],
+    ids=["too deep", "cyclic"],
+)
+def test_a_jitted_call_names_the_argument_jax_cannot_flatten(make: Any, says: str) -> None:
+    counter = count_traces(jax.jit(lambda x, tree: x * 2))
+    with pytest.raises(TypeError, match=r"^count_traces\(<lambda>\): " + says):
+        counter(jnp.ones(2), make())
+    assert counter.traces == 0
+
+
+def test_count_traces_names_a_non_function_whose_repr_raises() -> None:
+    class Unprintable:
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr")
+
+    with pytest.raises(TypeError, match="an object of type Unprintable whose repr raises"):
+        count_traces(Unprintable())  # type: ignore[arg-type]
