@@ -123,6 +123,18 @@ BAD_N = [
         [r"n must be >= 0 .*got -2", r"max\(-2, 0\)"],
     ),
     (
+        "n-past-a-dimension",  # nanobind's "incompatible function arguments" from lax
+        lambda: jaxpurity.collect(lambda i: i, 2**70),
+        ValueError,
+        [r"n is 1180591620717411303424, more rows than an array can have", r"2\*\*63 - 1"],
+    ),
+    (
+        "n-uint64-max",
+        lambda: jaxpurity.collect(lambda i: i, np.uint64(2**64 - 1)),
+        ValueError,
+        [r"n is 18446744073709551615, more rows"],
+    ),
+    (
         "n-string",
         lambda: jaxpurity.collect(lambda i: i, "3"),
         TypeError,

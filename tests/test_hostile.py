@@ -10,10 +10,17 @@ and leave the inputs as they were.
 
 from __future__ import annotations
 
+import builtins
 import collections
 import dataclasses
 import functools
+import io
+import os
 import re
+import string
+import sys
+import threading
+import types
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -352,6 +359,149 @@ BAD: list[tuple[str, Callable[[], Any], type[BaseException], str]] = [
         TypeError,
         r"holds a reference cycle",
     ),
+    # Trees JAX cannot flatten: lax raises a SystemError that names nothing.
+    (
+        "cond operand holds a cycle",
+        lambda: jaxpurity.cond(True, _ident, _ident, _cyclic()),
+        TypeError,
+        r"^jaxpurity.cond: operands holds a reference cycle: operands\[0\]\[1\] is "
+        r"operands\[0\] again \(a list that contains itself\)",
+    ),
+    (
+        "cond operand= nested too deep",
+        lambda: jaxpurity.cond(True, _ident, _ident, operand=_nested(TOO_DEEP)),
+        TypeError,
+        r"^jaxpurity.cond: operand is nested more than [\d,]+ levels deep \(operand\[0\]",
+    ),
+    (
+        "cond like= holds a cycle",
+        lambda: jaxpurity.cond(True, lambda: [1.0], lambda: [1.0], like=_cyclic()),
+        TypeError,
+        r"^jaxpurity.cond: like holds a reference cycle",
+    ),
+    (
+        "cond like= nested too deep",
+        lambda: jaxpurity.cond(True, lambda: 1.0, lambda: 1.0, like=_nested(TOO_DEEP)),
+        TypeError,
+        r"^jaxpurity.cond: like is nested more than",
+    ),
+    (
+        "cond branch returns a tree nested too deep",
+        lambda: jaxpurity.cond(True, lambda: _nested(TOO_DEEP), lambda: _nested(TOO_DEEP)),
+        TypeError,
+        r"^jaxpurity.cond: the output of true_fun is nested more than [\d,]+ levels deep "
+        r"\(true_fun\(\.\.\.\)\[0\]",
+    ),
+    (
+        "cond pred's every attribute read raises",
+        lambda: jaxpurity.cond(HostileAttributes(), _ident, _ident, 1.0),
+        TypeError,
+        r"pred must be a boolean scalar such as x > 0, got <.*HostileAttributes object",
+    ),
+    (
+        "switch operand nested too deep",
+        lambda: jaxpurity.switch(0, [_ident, _ident], _nested(TOO_DEEP)),
+        TypeError,
+        r"^jaxpurity.switch: operands is nested more than",
+    ),
+    (
+        "switch branch returns a cycle",
+        lambda: jaxpurity.switch(1, [lambda: [1.0, 2.0], lambda: _cyclic()]),
+        TypeError,
+        r"^jaxpurity.switch: the output of branches\[1\] holds a reference cycle",
+    ),
+    (
+        "switch index's every attribute read raises",
+        lambda: jaxpurity.switch(HostileAttributes(), [_ident], 1.0),
+        TypeError,
+        r"index must be an integer scalar",
+    ),
+    (
+        "fori_loop init_val holds a cycle",
+        lambda: jaxpurity.fori_loop(0, 2, lambda i, c: c, _cyclic()),
+        TypeError,
+        r"^jaxpurity.fori_loop: init_val holds a reference cycle",
+    ),
+    (
+        "fori_loop body returns a tree nested too deep",
+        lambda: jaxpurity.fori_loop(0, 2, lambda i, c: _nested(TOO_DEEP, c), 1.0),
+        TypeError,
+        r"^jaxpurity.fori_loop: the output of body_fun is nested more than",
+    ),
+    (
+        "while_loop init_val nested too deep",
+        lambda: jaxpurity.while_loop(lambda c: False, _ident, _nested(TOO_DEEP)),
+        TypeError,
+        r"^jaxpurity.while_loop: init_val is nested more than",
+    ),
+    (
+        "while_loop body returns a cycle",
+        lambda: jaxpurity.while_loop(lambda c: False, lambda c: [c, _cyclic()], 1.0),
+        TypeError,
+        r"^jaxpurity.while_loop: the output of body_fun holds a reference cycle",
+    ),
+    (
+        "scan xs holds a cycle",
+        lambda: jaxpurity.scan(lambda c, x: (c, x), 0.0, [jnp.ones(3), _cyclic()]),
+        TypeError,
+        r"^jaxpurity.scan: xs holds a reference cycle",
+    ),
+    (
+        "scan init nested too deep",
+        lambda: jaxpurity.scan(lambda c, x: (c, x), _nested(TOO_DEEP), jnp.ones(3)),
+        TypeError,
+        r"^jaxpurity.scan: init is nested more than",
+    ),
+    (
+        "scan f returns a carry nested too deep",
+        lambda: jaxpurity.scan(lambda c, x: (_nested(TOO_DEEP, c), x), 0.0, jnp.ones(3)),
+        TypeError,
+        r"^jaxpurity.scan: the output of f is nested more than [\d,]+ levels deep "
+        r"\(f\(\.\.\.\)\[0\]\[0\]",
+    ),
+    (
+        "collect fn returns a cycle",
+        lambda: jaxpurity.collect(lambda i: [i, _cyclic()], 3),
+        TypeError,
+        r"^jaxpurity.collect: the output of fn holds a reference cycle",
+    ),
+    (
+        "collect fn returns a row nested too deep, n=0",
+        lambda: jaxpurity.collect(lambda i: _nested(TOO_DEEP, i), 0),
+        TypeError,
+        r"^jaxpurity.collect: the output of fn is nested more than",
+    ),
+    (
+        "Stateful init_state holds a cycle",
+        lambda: jaxpurity.Stateful(lambda s: (None, s), _cyclic()),
+        TypeError,
+        r"^Stateful\(<lambda>\): init_state holds a reference cycle",
+    ),
+    (
+        "Stateful init_state nested too deep",
+        lambda: jaxpurity.Stateful(lambda s: (None, s), _nested(TOO_DEEP)),
+        TypeError,
+        r"^Stateful\(<lambda>\): init_state is nested more than",
+    ),
+    (
+        "Stateful fn returns a new state nested too deep",
+        lambda: jaxpurity.Stateful(lambda s: (None, _nested(TOO_DEEP, s)), 1.0)(),
+        TypeError,
+        r"^Stateful\(<lambda>\): the output of fn is nested more than [\d,]+ levels deep "
+        r"\(fn\(\.\.\.\)\[1\]\[0\]",
+    ),
+    (
+        "Stateful argument holds a cycle",
+        lambda: jaxpurity.Stateful(lambda s, x: (None, s), 1.0)(_cyclic()),
+        TypeError,
+        r"^Stateful\(<lambda>\): args holds a reference cycle",
+    ),
+    (
+        "Stateful init_state leaf whose repr raises",
+        lambda: jaxpurity.Stateful(lambda s: (None, s), [Broken()]),
+        TypeError,
+        r"init_state leaf \[0\] cannot be traced: an object of type Broken whose repr raises",
+    ),
 ]
 
 
@@ -530,6 +680,25 @@ def _cyclic() -> list[Any]:
     cycle: list[Any] = [1]
     cycle.append(cycle)
     return cycle
+
+
+#: Deeper than JAX flattens pytrees (about 1,500 levels on Python 3.12, 1,000 before).
+TOO_DEEP = 5_000
+
+
+def _nested(depth: int, leaf: Any = 1.0) -> list[Any]:
+    """``depth`` lists, each holding the next, the innermost holding ``leaf``."""
+    tree: list[Any] = [leaf]
+    for _ in range(depth - 1):
+        tree = [tree]
+    return tree
+
+
+class HostileAttributes:
+    """An object whose every attribute read raises (not AttributeError)."""
+
+    def __getattribute__(self, name: str) -> Any:
+        raise RuntimeError(f"reading {name} raised on purpose")
 
 
 def _deep(n: int) -> dict[str, Any]:
@@ -747,3 +916,128 @@ def test_raises_shows_an_exception_whose_str_raises(capsys):
     with jaxpurity.raises(Unprintable):
         raise Unprintable()
     assert "Unprintable: <the message could not be shown" in capsys.readouterr().out
+
+
+# -- The diagnostics leave the process as they found it ---------------------------------------
+
+
+def _writes_environ(x: jax.Array) -> jax.Array:
+    os.environ["JAXPURITY_TEST_WRITTEN"] = "by the function"
+    return x * 2
+
+
+def _flips_x64(x: jax.Array) -> jax.Array:
+    jax.config.update("jax_enable_x64", not jax.config.jax_enable_x64)
+    return x * 2
+
+
+def _leaks_into_the_standard_library(x: jax.Array) -> jax.Array:
+    string.leaked = x  # a module outside the user's code
+    string.Template.leaked = x  # a class of it
+    builtins.leaked = x
+    sys.modules["jaxpurity_test_leak"] = x
+    types.SimpleNamespace.__init__  # noqa: B018 - read only
+    return x * 2
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("api", ["check_pure", "find_leaks"])
+@pytest.mark.parametrize(
+    "fn", [_writes_environ, _flips_x64, _leaks_into_the_standard_library], ids=lambda f: f.__name__
+)
+def test_the_diagnostics_put_back_the_environment_jax_flags_and_library_modules(fn, api):
+    x64, environ = jax.config.jax_enable_x64, dict(os.environ)
+    getattr(jaxpurity, api)(fn, jnp.ones(2))
+    assert jax.config.jax_enable_x64 == x64 and dict(os.environ) == environ
+    assert not hasattr(string, "leaked") and not hasattr(string.Template, "leaked")
+    assert not hasattr(builtins, "leaked") and "jaxpurity_test_leak" not in sys.modules
+
+
+def _counts_itself(x: jax.Array) -> jax.Array:
+    _counts_itself.calls += 1  # type: ignore[attr-defined]
+    return x * _counts_itself.calls  # type: ignore[attr-defined]
+
+
+_counts_itself.calls = 0  # type: ignore[attr-defined]
+_LINES = io.StringIO("1\n2\n3\n4\n5\n6\n7\n8\n")
+_BUFFER = io.BytesIO()
+
+
+def _reads_a_line(x: jax.Array) -> jax.Array:
+    return x * float(_LINES.readline() or 0)
+
+
+def _writes_a_buffer(x: jax.Array) -> jax.Array:
+    _BUFFER.write(b"written")
+    return x * 2
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("api", ["check_pure", "find_leaks"])
+def test_the_diagnostics_put_back_a_functions_attributes_and_where_a_file_is_read(api):
+    getattr(jaxpurity, api)(_counts_itself, jnp.ones(2))
+    assert _counts_itself.calls == 0  # type: ignore[attr-defined]
+    getattr(jaxpurity, api)(_reads_a_line, jnp.ones(2))
+    assert _LINES.tell() == 0
+    getattr(jaxpurity, api)(_writes_a_buffer, jnp.ones(2))
+    assert _BUFFER.getvalue() == b"" and _BUFFER.tell() == 0
+
+
+class _RaisingGetattribute:
+    def __getattribute__(self, name: str) -> Any:
+        raise RuntimeError(f"{name} is not to be read")
+
+
+class _RaisingDict:
+    @property
+    def __dict__(self) -> Any:  # type: ignore[override]
+        raise RuntimeError("__dict__ is not to be read")
+
+
+_HOSTILE_GLOBAL: Any = None  # set by the test: pytest's collection would read its attributes
+
+
+def _holds_a_hostile_global(x: jax.Array) -> jax.Array:
+    return x * 2 if _HOSTILE_GLOBAL is not None else x
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("api", ["check_pure", "find_leaks"])
+@pytest.mark.parametrize("hostile", [_RaisingGetattribute, _RaisingDict], ids=lambda c: c.__name__)
+def test_an_object_whose_attributes_raise_is_no_crash(hostile, api, monkeypatch):
+    monkeypatch.setitem(globals(), "_HOSTILE_GLOBAL", hostile())
+    check = getattr(jaxpurity, api)
+    check(lambda x, obj: x * 2, jnp.ones(2), hostile())
+    check(_holds_a_hostile_global, jnp.ones(2))
+    wrapper = functools.wraps(_ident)(lambda x: x)
+    wrapper.__wrapped__ = wrapper  # a wrapper loop: inspect.unwrap raises
+    check(wrapper, jnp.ones(2))
+
+
+@pytest.mark.timeout(60)
+def test_check_pure_called_from_a_thread_the_checked_function_starts_is_refused_not_hung():
+    errors: list[BaseException] = []
+
+    def starts_a_check(x: jax.Array) -> jax.Array:
+        def check() -> None:
+            try:
+                jaxpurity.check_pure(lambda y: y, jnp.ones(2))
+            except TypeError as error:
+                errors.append(error)
+
+        worker = threading.Thread(target=check)
+        worker.start()
+        worker.join()
+        return x * 2
+
+    report = jaxpurity.check_pure(starts_a_check, jnp.ones(2))  # (errors: a closure changed)
+    assert isinstance(report, jaxpurity.PurityReport)
+    assert errors and "from a thread that the function being checked started" in str(errors[0])
+
+
+def test_the_function_to_check_is_positional_only_so_a_keyword_named_fn_reaches_it():
+    def scale(x: jax.Array, fn: float) -> jax.Array:
+        return x * fn
+
+    assert jaxpurity.check_pure(scale, jnp.ones(2), fn=2.0).ok
+    assert jaxpurity.find_leaks(scale, jnp.ones(2), fn=2.0) == []

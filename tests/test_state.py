@@ -8,6 +8,8 @@ and the jit flag from ``run`` and pass them to ``Stateful(..., jit=run.jit)``.
 from __future__ import annotations
 
 import dataclasses
+import sys
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -227,6 +229,60 @@ def test_dataclass_rejects_init_false_field():
             cached: int = dataclasses.field(init=False, default=0)
 
 
+def _field_named_replace() -> type:
+    class Bad:
+        replace: int = 0
+
+    return Bad
+
+
+def _init_false_field() -> type:
+    class Bad:
+        x: int = 0
+        cached: int = dataclasses.field(init=False, default=0)
+
+    return Bad
+
+
+def _mutable_default() -> type:
+    class Bad:
+        items: list = []  # noqa: RUF012 - the mutable default is the case
+
+    return Bad
+
+
+def _picture(cls: type) -> tuple[dict, dict]:
+    """A class's attributes (compared by identity), and the slots of the fields it holds."""
+    fields = {
+        name: {slot: getattr(value, slot, None) for slot in type(value).__slots__}
+        for name, value in vars(cls).items()
+        if isinstance(value, dataclasses.Field)
+    }
+    return dict(vars(cls)), fields
+
+
+@pytest.mark.parametrize(
+    ("make", "error"),
+    [
+        (_field_named_replace, TypeError),  # jaxpurity's check, after dataclasses ran
+        (_init_false_field, TypeError),  # the same; the field's default replaced the Field
+        (_mutable_default, ValueError),  # dataclasses raises, having set __dataclass_params__
+    ],
+    ids=["field named replace", "init=False", "mutable default"],
+)
+def test_a_dataclass_that_raises_leaves_the_class_as_it_was(make, error):
+    cls = make()
+    attributes, fields = _picture(cls)
+    with pytest.raises(error):
+        jaxpurity.dataclass(cls)
+    now_attributes, now_fields = _picture(cls)
+    assert now_attributes.keys() == attributes.keys()
+    changed = [name for name, value in attributes.items() if now_attributes[name] is not value]
+    assert changed == []
+    assert now_fields == fields
+    assert not dataclasses.is_dataclass(cls)
+
+
 # --------------------------------------------------------------------------- Stateful
 
 
@@ -282,6 +338,29 @@ def test_stateful_trace_count_matches_jax_jit():
         assert wrapped.trace_count == len(traces)
     assert wrapped.trace_count == 2  # one per argument shape
     assert int(wrapped.state) == 4
+
+
+def test_stateful_steps_a_state_as_deep_as_jax_takes(run):
+    # 1,000 lists on Python 3.12 (JAX flattens ~1,500), 600 before (it flattens ~1,000):
+    # deeper than Python's recursion limit, which the comparison of state types hit.
+    depth = 1_000 if sys.version_info >= (3, 12) else 600
+    state: Any = jnp.float32(0)
+    for _ in range(depth):
+        state = [state]
+
+    def step(s):
+        return None, jax.tree.map(lambda x: x + 1, s)
+
+    if run.jit:
+        try:
+            jax.jit(step)(state)
+        except (RecursionError, SystemError):  # JAX 0.4.35 names arguments by recursion
+            pytest.skip(f"jax.jit of JAX {jax.__version__} takes no state {depth} levels deep")
+    stepper = jaxpurity.Stateful(step, state, jit=run.jit)
+    stepper()
+    stepper()
+    assert jax.tree.leaves(stepper.state) == [2.0]
+    assert stepper.trace_count == (1 if run.jit else 2)
 
 
 def test_stateful_without_jit_runs_fn_on_every_call():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from typing import NamedTuple
 
 import jax
@@ -431,3 +432,25 @@ def test_castable_weak_scalars_follow_promotion():
     check_castable(f16, 0.5, what="x", template_name="like", actual_name="out")
     with pytest.raises(TypeMismatchError, match=r"float32 -> int32 can lose information"):
         check_castable(jnp.int32(0), 0.5, what="x", template_name="like", actual_name="out")
+
+
+def _nested(depth: int, leaf: object) -> object:
+    tree: object = leaf
+    for _ in range(depth):
+        tree = {"a": tree, "b": jnp.int32(0)}
+    return tree
+
+
+# As deep as JAX flattens (about 1,500 levels on Python 3.12, 1,000 before), and deeper
+# than Python's own recursion goes.
+_DEEP = 1_000 if sys.version_info >= (3, 12) else 600
+
+
+def test_a_difference_deeper_than_python_recursion_is_found_and_named():
+    init, carry = _nested(_DEEP, jnp.float32(0)), _nested(_DEEP, jnp.int32(0))
+    with pytest.raises(TypeMismatchError) as info:
+        check_carry(init, carry, what="the carry changed", init_name="init", carry_name="new")
+    (row,) = [line for line in str(info.value).splitlines() if "float32[] vs int32[]" in line]
+    assert row.strip().startswith("['a']['a']['a']")
+    assert row.count("['a']") == _DEEP
+    check_carry(init, init, what="unchanged", init_name="init", carry_name="new")

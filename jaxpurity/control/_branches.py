@@ -21,8 +21,10 @@ from jaxpurity._introspect import MISSING
 from jaxpurity._jax_compat import hide_from_source_info
 from jaxpurity._leaftypes import (
     leaf_type,
+    safe_repr,
     shape_dtype_structs,
 )
+from jaxpurity._trees import FLATTEN_ERRORS, not_a_tree
 from jaxpurity.control._through_lax import (
     TypesOf,
     require_callable,
@@ -94,7 +96,7 @@ def _check_branches(branches: Any) -> list[Callable[..., Any]]:
     if callable(branches) or not isinstance(branches, Sequence) or isinstance(branches, str):
         raise TypeError(
             f"jaxpurity.switch: branches must be a list or tuple of functions, got "
-            f"{branches!r} (type {type(branches).__name__}). Wrap a single function: [f]."
+            f"{safe_repr(branches)} (type {type(branches).__name__}). Wrap a single function: [f]."
         )
     if not branches:
         raise ValueError(
@@ -150,6 +152,11 @@ def _converted(
 def _like_types(api: str, like: Any) -> Any:
     try:
         return shape_dtype_structs(like)
+    except FLATTEN_ERRORS:
+        error = not_a_tree(f"jaxpurity.{api}", {"like": like})
+        if error is None:
+            raise
+        raise error from None
     except TypeError as err:
         raise TypeError(
             f"jaxpurity.{api}: like= must be a pytree of arrays or jax.ShapeDtypeStruct, "
@@ -164,6 +171,7 @@ def _through_lax_branches(
     names: list[str],
     operands: tuple,
     like: Any,
+    inputs: dict[str, Any],
 ) -> T:
     """``call(branches)`` (lax's cond or switch), with jaxpurity's error where types differ.
 
@@ -172,6 +180,7 @@ def _through_lax_branches(
     branch is wrapped to check and convert its output as lax traces it.
     """
     like_types = None if like is None else _like_types(api, like)
+    functions = dict(zip(names, branches, strict=True))
 
     def analyse(types_of: TypesOf) -> None:
         outs = [types_of(branch, *operands) for branch in branches]
@@ -196,8 +205,15 @@ def _through_lax_branches(
             _converted(api, branch, name, like_types)
             for branch, name in zip(branches, names, strict=True)
         ]
-        return through_lax(lambda: call(branches_for_lax), analyse)
-    return through_lax(lambda: call(branches), analyse)
+        return through_lax(
+            lambda: call(branches_for_lax), analyse, api=api, inputs=inputs, functions=functions
+        )
+    return through_lax(lambda: call(branches), analyse, api=api, inputs=inputs, functions=functions)
+
+
+def _inputs(operands: tuple, operand: Any) -> dict[str, Any]:
+    """The operands by the name a message gives them: as passed, ``operands`` or ``operand``."""
+    return {"operands": operands} if operand is MISSING else {"operand": operand}
 
 
 def _operands(api: str, operands: tuple, operand: Any) -> tuple:
@@ -292,7 +308,13 @@ def cond(
         return lax.cond(pred, *branches, operand=operand)
 
     return _through_lax_branches(
-        "cond", call, [true_fun, false_fun], ["true_fun", "false_fun"], ops, like
+        "cond",
+        call,
+        [true_fun, false_fun],
+        ["true_fun", "false_fun"],
+        ops,
+        like,
+        _inputs(operands, operand),
     )
 
 
@@ -356,4 +378,6 @@ def switch(
             return lax.switch(index, branches, *operands)
         return lax.switch(index, branches, operand=operand)
 
-    return _through_lax_branches("switch", call, branches, names, ops, like)
+    return _through_lax_branches(
+        "switch", call, branches, names, ops, like, _inputs(operands, operand)
+    )

@@ -11,13 +11,17 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from jaxpurity._leaftypes import is_tracer
+from jaxpurity._leaftypes import is_tracer, safe_repr
 from jaxpurity._pages import page
-from jaxpurity.control._through_lax import require_callable
+from jaxpurity._trees import FLATTEN_ERRORS
+from jaxpurity.control._through_lax import no_tree_error, require_callable
 
 __all__ = ["collect"]
 
 T = TypeVar("T")
+
+#: The most rows: an array's dimension is a signed 64-bit int in XLA.
+_MAX_ROWS = int(np.iinfo(np.int64).max)
 
 
 def _check_count(n: Any) -> int:
@@ -41,15 +45,22 @@ def _check_count(n: Any) -> int:
             "Pass the count itself, for example collect(fn, 3)."
         )
     if not isinstance(n, numbers.Integral):
-        fix = f"int({n!r})" if isinstance(n, numbers.Real) else "int(n)"
+        fix = f"int({safe_repr(n)})" if isinstance(n, numbers.Real) else "int(n)"
         raise TypeError(
-            f"jaxpurity.collect: n must be a Python int (the number of rows), got {n!r} "
+            f"jaxpurity.collect: n must be a Python int (the number of rows), got {safe_repr(n)} "
             f"(type {type(n).__name__}). Pass a whole number: {fix}, outside of any jit."
         )
     if n < 0:
         raise ValueError(
             f"jaxpurity.collect: n must be >= 0 (the number of rows), got {n}. Pass "
             f"max({n}, 0) if a negative count should mean no rows."
+        )
+    if int(n) > _MAX_ROWS:
+        raise ValueError(
+            f"jaxpurity.collect: n is {n}, more rows than an array can have: XLA sizes an "
+            f"array's dimension with a signed 64-bit int, so n must be at most 2**63 - 1 "
+            f"({_MAX_ROWS}). Pass the number of rows you need; to loop without collecting, "
+            "use jaxpurity.fori_loop or jaxpurity.while_loop."
         )
     return int(n)
 
@@ -79,8 +90,9 @@ def collect(fn: Callable[[jax.Array], T], n: int) -> T:
     Raises:
       TypeError: ``fn`` is not callable; ``n`` is a bool, a float or another
         non-integer, or is traced (the message shows the fixed-maximum plus
-        mask pattern).
-      ValueError: ``n`` is negative.
+        mask pattern); ``fn`` returns a pytree that holds a reference cycle
+        or is nested too deep for JAX to flatten.
+      ValueError: ``n`` is negative, or more than ``2**63 - 1``.
 
     Example:
       >>> import jax.numpy as jnp
@@ -95,6 +107,22 @@ def collect(fn: Callable[[jax.Array], T], n: int) -> T:
     """
     require_callable(fn, "fn", "collect", "lambda i: i ** 2")
     n = _check_count(n)
+    try:
+        return _collect(fn, n)
+    except FLATTEN_ERRORS:
+        # A row JAX cannot flatten (a cycle, or too deep): trace fn once more to say so.
+        error = no_tree_error(
+            "jaxpurity.collect",
+            {},
+            lambda types_of: types_of(fn, jax.ShapeDtypeStruct((), jnp.int32)),
+            {"fn": fn},
+        )
+        if error is None:
+            raise
+    raise error from None
+
+
+def _collect(fn: Callable[[jax.Array], T], n: int) -> T:
     if n == 0:
         row = jax.eval_shape(fn, jax.ShapeDtypeStruct((), jnp.int32))
         return jax.tree_util.tree_map(lambda s: jnp.zeros((0, *s.shape), s.dtype), row)

@@ -22,8 +22,10 @@ from jaxpurity._leaftypes import (
     describe_leaf,
     is_tracer,
     leaf_type,
+    safe_repr,
     shape_dtype_structs,
 )
+from jaxpurity._trees import flatten_tree
 from jaxpurity.control._through_lax import (
     TypesOf,
     require_callable,
@@ -189,6 +191,9 @@ def fori_loop(
         lambda: lax.fori_loop(lower, upper, body_fun, init_val, unroll=unroll),
         analyse,
         suspect=lambda carry: _carry_changed(init_val, carry),
+        api="fori_loop",
+        inputs={"init_val": init_val},
+        functions={"body_fun": body_fun},
     )
 
 
@@ -260,6 +265,9 @@ def while_loop(
         lambda: lax.while_loop(cond_fun, body_fun, init_val),
         analyse,
         suspect=lambda carry: _carry_changed(init_val, carry),
+        api="while_loop",
+        inputs={"init_val": init_val},
+        functions={"cond_fun": cond_fun, "body_fun": body_fun},
     )
 
 
@@ -268,9 +276,9 @@ def _check_length(length: Any) -> None:
         return
     if isinstance(length, bool) or not isinstance(length, numbers.Integral):
         raise TypeError(
-            f"jaxpurity.scan: length must be a Python int (the number of steps) or None, got "
-            f"{length!r} (type {type(length).__name__}); lax.scan needs the number of steps "
-            "while it traces. Pass int(length) for a whole number."
+            "jaxpurity.scan: length must be a Python int (the number of steps) or None, got "
+            f"{safe_repr(length)} (type {type(length).__name__}); lax.scan needs the number of "
+            "steps while it traces. Pass int(length) for a whole number."
         )
     if length < 0:
         raise ValueError(f"jaxpurity.scan: length must be >= 0 (the number of steps), got {length}")
@@ -282,7 +290,7 @@ def _slice_types(xs: Any, length: Any) -> Callable[[], Any]:
     Returns what builds the types of one slice ``x`` (``ShapeDtypeStruct`` s),
     which only the analysis of the types needs.
     """
-    leaves, treedef = jax.tree_util.tree_flatten(xs)
+    leaves, treedef = flatten_tree(xs, "xs", where="jaxpurity.scan")
 
     def name(i: int) -> str:  # written only for a message
         path = jax.tree_util.tree_flatten_with_path(xs)[0][i][0]
@@ -395,4 +403,7 @@ def scan(
         lambda: lax.scan(f, init, xs, length, reverse, unroll, _split_transpose=_split_transpose),
         analyse,
         suspect=lambda out: not _is_pair(out) or _carry_changed(init, out[0]),
+        api="scan",
+        inputs={"init": init, "xs": xs},
+        functions={"f": f},
     )

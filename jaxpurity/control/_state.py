@@ -8,10 +8,11 @@ to call a step again and again from Python.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar, cast
 
 import jax
@@ -23,6 +24,8 @@ from jaxpurity._jax_compat import trace_in_progress
 from jaxpurity._leaftypes import is_tracer, leaf_type
 from jaxpurity._naming import short_repr
 from jaxpurity._pages import page
+from jaxpurity._trees import FLATTEN_ERRORS, not_a_tree
+from jaxpurity.control._through_lax import no_tree_error
 from jaxpurity.control._typediff import check_carry, describe_value
 
 __all__ = ["Stateful", "dataclass", "static_field"]
@@ -110,6 +113,9 @@ def dataclass(cls: type[T]) -> type[T]:
       TypeError: ``cls`` is not a class, a field is named ``replace``, a
         field has ``init=False``, or (at construction) a static field's
         value is unhashable.
+      ValueError: As :func:`dataclasses.dataclass` raises it (a mutable
+        default, for example). Where decorating raises, the class is left as
+        it was.
 
     Example:
       >>> import jax, jax.numpy as jnp
@@ -133,6 +139,67 @@ def dataclass(cls: type[T]) -> type[T]:
             f"jaxpurity.dataclass decorates a class, not {short_repr(cls)}; write "
             "@jaxpurity.dataclass (no parentheses) on the line above `class ...:`"
         )
+    before = _ClassPicture(cls)
+    try:
+        return _decorate(cls)
+    except BaseException:
+        before.restore()
+        raise
+
+
+class _ClassPicture:
+    """What decorating may change in a class, kept to put back if decorating raises.
+
+    :func:`dataclasses.dataclass` sets attributes on the class as it goes
+    (``__dataclass_params__`` first, then each field's default in place of its
+    :func:`dataclasses.field`, whose ``name`` and ``type`` it fills in, then
+    ``__init__``, ``__repr__``, ``__doc__``...), and may raise half-way (a
+    mutable default); jaxpurity's own checks run after it.
+    """
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+        self.attributes = dict(vars(cls))
+        self.fields = {
+            id(value): (value, {slot: getattr(value, slot) for slot in _field_slots(value)})
+            for value in self.attributes.values()
+            if isinstance(value, dataclasses.Field)
+        }
+
+    def restore(self) -> None:
+        """Put every attribute of the class, and every field it held, back as it was."""
+        now = dict(vars(self.cls))
+        for name in now.keys() - self.attributes.keys():
+            with _unless_refused():
+                type.__delattr__(self.cls, name)
+        for name, value in self.attributes.items():
+            if now.get(name, _ABSENT) is not value:
+                with _unless_refused():
+                    type.__setattr__(self.cls, name, value)
+        for field, slots in self.fields.values():
+            for slot, value in slots.items():
+                with _unless_refused():
+                    object.__setattr__(field, slot, value)
+
+
+_ABSENT = object()
+
+
+def _field_slots(field: dataclasses.Field[Any]) -> list[str]:
+    return [slot for slot in type(field).__slots__ if hasattr(field, slot)]
+
+
+@contextlib.contextmanager
+def _unless_refused() -> Iterator[None]:
+    """Put back what can be put back: an attribute Python refuses to set is left as it is."""
+    try:
+        yield
+    except (AttributeError, TypeError):
+        pass
+
+
+def _decorate(cls: type[T]) -> type[T]:
+    """:func:`dataclass`'s work on a class, which may raise half-way (the caller restores)."""
     cls = dataclasses.dataclass(frozen=True)(cls)
     fields = dataclasses.fields(cast(Any, cls))  # a dataclass now; mypy cannot tell
     for f in fields:
@@ -201,18 +268,41 @@ def _as_state(tree: Any, fn_name: str) -> Any:
     the state's type, and so jit's cache entry, stable.
     """
 
-    def strong(path: Any, x: Any) -> Any:
+    def strong(x: Any) -> Any:
         try:
             t = leaf_type(x)
         except TypeError as err:
-            raise TypeError(
-                f"Stateful({fn_name}): init_state leaf {jax.tree_util.keystr(path) or '(root)'} "
-                f"cannot be traced: {err}. Keep configuration out of the state (close over "
-                "it, or use jaxpurity.static_field() in a @jaxpurity.dataclass state)"
-            ) from None
+            raise _NotTraceable(x, err) from None
         return x if isinstance(x, jax.Array) and not t.weak else jnp.asarray(x, dtype=t.dtype)
 
-    return jax.tree_util.tree_map_with_path(strong, tree)
+    # tree_map, not tree_map_with_path, which recursed in Python on JAX 0.4.35 (a state
+    # ~1,000 levels deep failed there): the path is found only for the message.
+    try:
+        return jax.tree_util.tree_map(strong, tree)
+    except _NotTraceable as bad:
+        raise TypeError(
+            f"Stateful({fn_name}): init_state leaf {_path_of(tree, bad.leaf)} cannot be traced: "
+            f"{bad.error}. Keep configuration out of the state (close over it, or use "
+            "jaxpurity.static_field() in a @jaxpurity.dataclass state)"
+        ) from None
+
+
+class _NotTraceable(Exception):
+    """A state leaf with no JAX type, and why."""
+
+    def __init__(self, leaf: Any, error: TypeError) -> None:
+        super().__init__(str(error))
+        self.leaf, self.error = leaf, error
+
+
+def _path_of(tree: Any, leaf: Any) -> str:
+    """Where ``leaf`` is in ``tree`` (``['a'][0]``, or ``(root)``), as a message writes it."""
+    try:
+        pairs = jax.tree_util.tree_flatten_with_path(tree)[0]
+    except Exception:  # noqa: BLE001 - only the message needs it
+        return "(a leaf)"
+    path = next((path for path, x in pairs if x is leaf), None)
+    return "(a leaf)" if path is None else jax.tree_util.keystr(path) or "(root)"
 
 
 class Stateful(Generic[StateT]):
@@ -298,7 +388,14 @@ class Stateful(Generic[StateT]):
             )
         self._fn = fn
         self._name = qualname(fn)
-        self._init_state: StateT = _as_state(init_state, self._name)
+        try:
+            state = _as_state(init_state, self._name)
+        except FLATTEN_ERRORS:
+            error = not_a_tree(f"Stateful({self._name})", {"init_state": init_state})
+            if error is None:
+                raise
+            raise error from None
+        self._init_state: StateT = state
         self._state: StateT = self._init_state
         self._trace_count = 0
         self._step = jax.jit(self._traced) if jit else self._traced
@@ -339,13 +436,41 @@ class Stateful(Generic[StateT]):
         """
         # Under vmap or grad a new state that does not depend on the arguments comes back
         # concrete: it would step once for the whole batch. So refuse before running.
-        if trace_in_progress() or any(map(is_tracer, jax.tree_util.tree_leaves((args, kwargs)))):
+        if trace_in_progress() or any(map(is_tracer, self._leaves(args, kwargs))):
             raise self._inside_a_transformation()
-        out, new_state = self._step(self._state, *args, **kwargs)
+        try:
+            out, new_state = self._step(self._state, *args, **kwargs)
+        except FLATTEN_ERRORS:
+            error = self._not_a_tree(args, kwargs)
+            if error is None:
+                raise
+            raise error from None
         if any(map(is_tracer, jax.tree_util.tree_leaves(new_state))):  # a tracer closed over
             raise self._inside_a_transformation()
         self._state = new_state
         return out
+
+    def _leaves(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        """The leaves of the arguments, or the error for a cycle or a tree too deep for JAX."""
+        try:
+            return jax.tree_util.tree_leaves((args, kwargs))
+        except FLATTEN_ERRORS:
+            error = not_a_tree(f"Stateful({self._name})", {"args": args, "kwargs": kwargs})
+            if error is None:
+                raise
+        raise error from None
+
+    def _not_a_tree(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TypeError | None:
+        """Where a step failed to flatten a pytree: the error naming the state (too deep for
+        jit where it names arguments by recursion, as JAX 0.4.35 does), or what fn returned,
+        if it holds a cycle or is too deep (fn traced once more, its output checked first)."""
+        step = functools.partial(self._fn, **kwargs)
+        return no_tree_error(
+            f"Stateful({self._name})",
+            {"state": self._state},
+            lambda types_of: types_of(step, self._state, *args),
+            {"fn": step},
+        )
 
     def _inside_a_transformation(self) -> TypeError:
         call = self._name if "<" not in self._name else "fn"

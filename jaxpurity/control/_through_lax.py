@@ -17,20 +17,27 @@ Python side effect in a branch or body (``print``) runs once more.
 
 Under :func:`jax.disable_jit` lax runs the Python functions and checks no
 types, so there the types are analysed first, as lax would not.
+
+Where lax (or the analysis) fails to flatten a pytree, with a ``SystemError``
+or ``RecursionError``, jaxpurity looks for the argument that holds a
+reference cycle or is nested too deep (:mod:`jaxpurity._trees`), and then for
+a branch or body whose output is one (traced once more, as for the types),
+and raises a ``TypeError`` that names it; where none is, lax's error stands.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import jax
 
 from jaxpurity._jax_compat import hide_from_source_info
-from jaxpurity._leaftypes import LeafType, is_extended, leaf_type
+from jaxpurity._leaftypes import LeafType, is_extended, leaf_type, safe_repr
+from jaxpurity._trees import FLATTEN_ERRORS, not_a_tree
 from jaxpurity.control._typediff import TypeMismatchError
 
-__all__ = ["TypesOf", "require_callable", "scalar_type", "through_lax"]
+__all__ = ["TypesOf", "no_tree_error", "require_callable", "scalar_type", "through_lax"]
 
 T = TypeVar("T")
 
@@ -52,7 +59,8 @@ def require_callable(fn: Any, name: str, api: str, example: str) -> None:
     """  # noqa: E501
     if not callable(fn):
         raise TypeError(
-            f"jaxpurity.{api}: {name} must be a function, got {fn!r} (type {type(fn).__name__}). "
+            f"jaxpurity.{api}: {name} must be a function, got {safe_repr(fn)} "
+            f"(type {type(fn).__name__}). "
             f"Pass a function, for example {example}"
         )
 
@@ -73,11 +81,64 @@ def _retraced(fn: Callable[..., Any], *args: Any) -> Any:
         raise _Untraceable from error
 
 
+class _NotATree(Exception):
+    """A branch or body returned what JAX cannot flatten: ``error`` says so."""
+
+    def __init__(self, error: TypeError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def no_tree_error(
+    where: str,
+    inputs: Mapping[str, Any],
+    analyse: Callable[[TypesOf], None] | None = None,
+    functions: Mapping[str, Callable[..., Any]] | None = None,
+) -> TypeError | None:
+    """Where a flatten failed: the error naming the input or output that is no tree, if any.
+
+    ``inputs`` are the drop-in's pytree arguments by name (``"init_val"``);
+    when none holds a cycle or is too deep, ``analyse`` traces the branches or
+    body once more (as for the types), each output checked before JAX
+    flattens it, and ``functions`` names them by their argument
+    (``"body_fun"``); ``where`` starts the message (``"jaxpurity.scan"``). None
+    where neither is the cause: the caller re-raises.
+    """
+    error = not_a_tree(where, inputs)
+    if error is not None or analyse is None:
+        return error
+    names = {id(fn): name for name, fn in (functions or {}).items()}
+
+    def checked(fn: Callable[..., Any], *args: Any) -> Any:
+        name = names.get(id(fn), "a function")
+        label = f"the output of {name}"
+
+        def body(*traced: Any) -> Any:
+            out = fn(*traced)
+            found = not_a_tree(where, {label: out}, roots={label: f"{name}(...)"})
+            if found is not None:
+                raise _NotATree(found)
+            return out
+
+        return jax.eval_shape(body, *args)
+
+    try:
+        analyse(checked)
+    except _NotATree as found:
+        return found.error
+    except Exception:  # noqa: BLE001 - no output is the cause: the caller re-raises lax's error
+        return None
+    return None
+
+
 def through_lax(
     call: Callable[[], T],
     analyse: Callable[[TypesOf], None],
     *,
     suspect: Callable[[T], bool] | None = None,
+    api: str,
+    inputs: Mapping[str, Any],
+    functions: Mapping[str, Callable[..., Any]],
 ) -> T:
     """``call()``, lax's own call, with jaxpurity's error in place of lax's about types.
 
@@ -87,7 +148,26 @@ def through_lax(
     raised a ``TypeError``, or where ``suspect(result)`` says that lax accepted
     what jaxpurity refuses (a loop carry whose dtype lax changed); under
     :func:`jax.disable_jit`, where lax checks no types, it runs first instead.
+
+    Where a pytree could not be flattened (a ``SystemError`` or
+    ``RecursionError``), :func:`no_tree_error` names the input among
+    ``inputs`` (or the output of one of ``functions``) that holds a cycle or
+    is nested too deep; ``api`` is the drop-in's name, for the messages.
     """
+    try:
+        return _through_lax(call, analyse, suspect)
+    except FLATTEN_ERRORS:
+        error = no_tree_error(f"jaxpurity.{api}", inputs, analyse, functions)
+        if error is None:
+            raise
+    raise error from None
+
+
+def _through_lax(
+    call: Callable[[], T],
+    analyse: Callable[[TypesOf], None],
+    suspect: Callable[[T], bool] | None,
+) -> T:
     if jax.config.jax_disable_jit:
         analyse(jax.eval_shape)
         return call()
@@ -121,7 +201,7 @@ def scalar_type(x: Any, name: str, api: str, kind: str, why_scalar: str) -> Leaf
         t = leaf_type(x)
     except TypeError:
         raise TypeError(
-            f"jaxpurity.{api}: {name} must be {kind}, got {x!r} (type {type(x).__name__})"
+            f"jaxpurity.{api}: {name} must be {kind}, got {safe_repr(x)} (type {type(x).__name__})"
         ) from None
     if is_extended(t.dtype):
         raise TypeError(

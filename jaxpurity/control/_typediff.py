@@ -17,7 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxpurity._introspect import MISSING
-from jaxpurity._leaftypes import LeafType, is_extended, is_tracer, leaf_type
+from jaxpurity._leaftypes import LeafType, is_extended, is_tracer, leaf_type, safe_repr
 
 __all__ = [
     "TypeMismatchError",
@@ -320,8 +320,12 @@ def _castable_rule(
 
 
 def _is_leaf(x: Any) -> bool:
-    """Whether ``x`` is one pytree leaf (not None, an empty container or a pytree node)."""
-    treedef: Any = jax.tree_util.tree_structure(x)
+    """Whether ``x`` is one pytree leaf (not None, an empty container or a pytree node).
+
+    Read from one level of ``x`` (its children taken as leaves), so that a walk
+    down a tree reads each node once.
+    """
+    treedef: Any = jax.tree_util.tree_structure(x, is_leaf=lambda y: y is not x)
     return bool(treedef.num_leaves == 1 and treedef.num_nodes == 1)
 
 
@@ -337,7 +341,7 @@ def _describe_node(node: Any, keys: list[str]) -> str:
     if isinstance(node, (tuple, list)) and not hasattr(node, "_fields"):
         return f"{type(node).__name__} of length {len(node)}"
     if isinstance(node, dict):
-        return f"dict with keys {sorted(node, key=repr)}"
+        return f"dict with keys {sorted(node, key=safe_repr)}"
     return f"{type(node).__name__} with children {', '.join(keys) or '(none)'}"
 
 
@@ -353,14 +357,35 @@ def describe_value(x: Any) -> str:
         try:
             return str(leaf_type(x))
         except TypeError:
-            return f"{x!r} (type {type(x).__name__}, not an array)"
+            return f"{safe_repr(x)} (type {type(x).__name__}, not an array)"
     return _describe_node(x, list(_children(x)[0]))
 
 
-def _walk(
-    expected: Any, actual: Any, path: str, names: _Names, rule: _LeafRule, out: list[_Difference]
+def _differences(expected: Any, actual: Any, names: _Names, rule: _LeafRule) -> list[_Difference]:
+    """Every difference between the two pytrees, in the order of their paths.
+
+    A walk with a stack of its own, not Python's: a tree as deep as JAX takes
+    (1,500 levels on Python 3.12) is deeper than Python's recursion limit.
+    """
+    out: list[_Difference] = []
+    stack: list[tuple[Any, Any, str]] = [(expected, actual, "")]
+    while stack:
+        expected, actual, path = stack.pop()
+        _compare(expected, actual, path, names, rule, out, stack)
+    return out
+
+
+def _compare(
+    expected: Any,
+    actual: Any,
+    path: str,
+    names: _Names,
+    rule: _LeafRule,
+    out: list[_Difference],
+    stack: list[tuple[Any, Any, str]],
 ) -> None:
-    """Append to ``out`` every difference between the two subtrees at ``path``."""
+    """Append to ``out`` how two subtrees at ``path`` differ at their top, and push their
+    children onto ``stack`` (the first child on top)."""
     e_leaf, a_leaf = _is_leaf(expected), _is_leaf(actual)
     if e_leaf and a_leaf:
         try:
@@ -412,15 +437,11 @@ def _walk(
                 "differ; make them equal"
             )
         out.append(_Difference(path, e_desc, a_desc, fix))
-    for key, child in e_kids.items():
-        if key in a_kids:
-            _walk(child, a_kids[key], path + key, names, rule, out)
-
-
-def _differences(expected: Any, actual: Any, names: _Names, rule: _LeafRule) -> list[_Difference]:
-    differences: list[_Difference] = []
-    _walk(expected, actual, "", names, rule, differences)
-    return differences
+    stack.extend(
+        reversed(
+            [(child, a_kids[key], path + key) for key, child in e_kids.items() if key in a_kids]
+        )
+    )
 
 
 def _raise(
@@ -595,6 +616,8 @@ def check_carry(
       ...
         scan's body returns (new_carry, y): did you swap them? ...
     """  # noqa: E501
+    if same_types(init, new_carry):  # the usual case, found by one flatten of each
+        return
     names = _Names(init_name, carry_name)
 
     def rule(e: LeafType, a: LeafType, e_value: Any, a_value: Any, names: _Names) -> str | None:
