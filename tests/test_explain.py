@@ -1556,3 +1556,40 @@ def test_a_retrace_with_no_changed_argument_points_to_the_retracing_page() -> No
         assert "retracing_storms.html" in str(error)
     else:
         pytest.fail("no RetraceError")
+
+
+class _Hostile(RuntimeError):
+    """A method that should not be needed raised: explain called what it need not call."""
+
+
+def _refuse(self: object, *_: object) -> object:
+    raise _Hostile("called on purpose")
+
+
+class _TextWithRaisingMethods(str):
+    """A str subclass whose methods raise: its text is all explain should read."""
+
+    splitlines = split = strip = replace = _refuse  # type: ignore[assignment]
+    __getitem__ = __iter__ = _refuse  # type: ignore[assignment]
+
+
+class _ErrorWhoseGetattrRaises(Exception):
+    """An exception whose missing attributes (``__notes__``) raise, and whose repr does."""
+
+    __repr__ = _refuse  # type: ignore[assignment]
+
+    def __getattr__(self, name: str) -> object:
+        raise _Hostile(f"{name} read on purpose")
+
+
+def test_explain_reads_a_str_subclass_as_its_text() -> None:
+    text = _TextWithRaisingMethods("jax.errors.TracerBoolConversionError: Attempted boolean")
+    assert jaxpurity.explain(text).error == "TracerBoolConversionError"
+
+
+def test_explain_reads_an_exception_whose_getattr_raises() -> None:
+    error = _ErrorWhoseGetattrRaises("x")
+    assert not jaxpurity.explain(error).recognised
+    # A note that is there is still read: here it says what the error is.
+    error.__notes__ = ["Attempted boolean conversion of traced array with shape bool[]."]
+    assert jaxpurity.explain(error).topic == "python_control_flow"

@@ -19,6 +19,7 @@ import re
 import sys
 import types
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["ErrorBlock", "Frame", "read_error", "squeeze"]
 
@@ -281,13 +282,22 @@ def _stack_frames() -> list[Frame]:
     return frames[::-1]
 
 
+def _attribute(error: BaseException, name: str) -> Any:
+    """``error.name`` as Python's traceback reads it, without the class's own
+    ``__getattribute__`` or ``__getattr__``; None where it is missing or reading it raises."""
+    try:
+        return object.__getattribute__(error, name)
+    except Exception:  # noqa: BLE001 - a hostile exception must not break explain
+        return None
+
+
 def _message(error: BaseException) -> str:
     """``str(error)`` and its notes; never an error, even where ``__str__`` raises."""
     try:
         message = str(error)
     except Exception:  # noqa: BLE001 - a broken __str__ must not break explain
         message = ""
-    notes = getattr(error, "__notes__", None)
+    notes = _attribute(error, "__notes__")
     if isinstance(notes, (list, tuple)):
         message = "\n".join([message, *(n for n in notes if isinstance(n, str))])
     return message
@@ -312,7 +322,9 @@ def read_error(error: BaseException | str) -> list[ErrorBlock]:
       (('TracerBoolConversionError',), (('train.py', '<module>', None),))
     """
     if isinstance(error, str):
-        cleaned = _clean(error)
+        # The text itself, as a plain str: a subclass's own methods (which may raise) are
+        # not the text's.
+        cleaned = _clean(str.__str__(error))
         # Each error starts at the start of its line: IPython writes "NameError    Traceback
         # (most recent call last)", so the class name belongs to the traceback that follows.
         # The search for the start of a match's line goes back to the previous match only, and
@@ -338,12 +350,15 @@ def read_error(error: BaseException | str) -> list[ErrorBlock]:
     while current is not None and id(current) not in seen:
         seen.add(id(current))
         names = [cls.__name__ for cls in type(current).__mro__]
-        frames, code, raised = _exception_frames(current.__traceback__)
+        frames, code, raised = _exception_frames(_attribute(current, "__traceback__"))
         if frames is None and current is error:
             frames = _stack_frames()
         if names[0] != _JAX_FRAMES_NOTE:
             chain.append(ErrorBlock.of(names, _message(current), frames, code, raised))
-        current = current.__cause__ or (
-            None if current.__suppress_context__ else current.__context__
+        following = _attribute(current, "__cause__") or (
+            None
+            if _attribute(current, "__suppress_context__")
+            else _attribute(current, "__context__")
         )
+        current = following if isinstance(following, BaseException) else None
     return chain
