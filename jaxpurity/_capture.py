@@ -17,6 +17,7 @@ from typing import Any
 
 import jax
 
+from jaxpurity._leaftypes import safe_repr
 from jaxpurity._platforms import require_cpu_device
 
 __all__ = ["ExceptionInfo", "Printed", "clean_paths", "printed", "raises"]
@@ -98,13 +99,28 @@ def _describe(exc: BaseException) -> str:
 
 
 def _record(exc: BaseException) -> None:
-    """Append the caught error to the file named by ``$JAXPURITY_CAUGHT_LOG``, if set."""
+    """Append the caught error to the file named by ``$JAXPURITY_CAUGHT_LOG``, if set.
+
+    A log that cannot be written (a folder, a file in a folder that does not
+    exist, no permission) is an error that names the variable: the docs build
+    sets it to gather every page's errors into the error index, and an error
+    left out of it silently would make the index wrong.
+    """
     log = os.environ.get(CAUGHT_LOG_ENV)
     if log:
         message = clean_paths(_message(exc)).strip()
         entry = {"type": type(exc).__name__, "message": message}
-        with open(log, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(entry) + "\n")
+        try:
+            with open(log, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(entry) + "\n")
+        except OSError as error:
+            # OSError(errno, ...) is the subclass for that errno (IsADirectoryError, ...).
+            raise OSError(
+                error.errno,
+                f"${CAUGHT_LOG_ENV} names {log!r}, where raises() cannot append what it "
+                f"caught ({error.strerror or error}): set it to a file in an existing folder "
+                "(the docs build sets it for each gallery page), or unset it",
+            ) from error
 
 
 def read_caught(directory: str | os.PathLike[str]) -> list[dict[str, str]]:
@@ -134,6 +150,25 @@ def _names(expected: type[BaseException] | tuple[type[BaseException], ...]) -> s
     return " or ".join(t.__name__ for t in types)
 
 
+def _pattern(match: Any) -> re.Pattern[str] | None:
+    """``match`` compiled, or a clear error saying what to pass instead."""
+    if match is None or isinstance(match, re.Pattern) and isinstance(match.pattern, str):
+        return match
+    if not isinstance(match, str):
+        raise TypeError(
+            f"raises(match=...) takes a regular expression as a str (or None), not "
+            f'{type(match).__name__}; for example raises(ValueError, match=r"must be positive")'
+        )
+    try:
+        return re.compile(match)
+    except re.error as error:
+        raise ValueError(
+            f"raises(match={match!r}): not a valid regular expression ({error}). Escape the "
+            f"characters that have a meaning in a pattern: match=re.escape({match!r}) finds "
+            "the text as it is"
+        ) from None
+
+
 @contextlib.contextmanager
 def raises(
     exc_type: type[BaseException] | tuple[type[BaseException], ...],
@@ -151,6 +186,10 @@ def raises(
     Args:
       exc_type: The exception class (or a tuple of classes) expected.
       match: A regular expression searched (``re.search``) in ``str(error)``.
+        Python's :mod:`re` runs it as it is: a pattern with nested repeats,
+        such as ``(a+)+$``, can take time exponential in the message's length,
+        and nothing here stops it; write a plain pattern, or
+        ``re.escape(text)`` to find a text as it is.
 
     Yields:
       An :class:`ExceptionInfo` whose ``value`` is the caught exception.
@@ -158,6 +197,12 @@ def raises(
     Raises:
       AssertionError: Nothing was raised, another type was raised (chained as
         the cause), or ``match`` was not found in the message.
+      TypeError: ``exc_type`` is not an exception class or a tuple of them, or
+        ``match`` is not a str (before the block runs).
+      ValueError: ``match`` is not a valid regular expression (before the
+        block runs).
+      OSError: ``$JAXPURITY_CAUGHT_LOG`` (set by the docs build) names a file
+        that cannot be appended to: a folder, or a file in a missing folder.
 
     Example:
       >>> import jax.numpy as jnp
@@ -179,15 +224,16 @@ def raises(
         and all(isinstance(t, type) and issubclass(t, BaseException) for t in exc_type)
     ):
         raise TypeError(
-            f"raises() takes an exception class or a tuple of them, not {exc_type!r}; "
+            f"raises() takes an exception class or a tuple of them, not {safe_repr(exc_type)}; "
             "for example raises(TypeError)"
         )
+    pattern = _pattern(match)
     info = ExceptionInfo(expected=exc_type)
     try:
         yield info
     except exc_type as exc:
         text = _describe(exc)
-        if match is not None and not re.search(match, _message(exc)):
+        if pattern is not None and not pattern.search(_message(exc)):
             raise AssertionError(
                 f"expected {_names(exc_type)} matching {match!r}, but the message was:\n"
                 + textwrap.indent(text, "  ")

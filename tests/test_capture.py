@@ -110,6 +110,45 @@ def test_raises_records_to_the_log_the_docs_build_names(tmp_path, monkeypatch, c
 
 
 @pytest.mark.parametrize(
+    ("where", "error"),
+    [
+        (lambda tmp: tmp, IsADirectoryError),
+        (lambda tmp: tmp / "no" / "such" / "caught.jsonl", FileNotFoundError),
+    ],
+    ids=["a folder", "in a missing folder"],
+)
+def test_raises_names_the_log_variable_where_it_cannot_record(tmp_path, monkeypatch, where, error):
+    # The docs build sets the variable to gather the error index: an error silently left
+    # out would make the index wrong, so a log that cannot be written fails, and says why.
+    monkeypatch.setenv(CAUGHT_LOG_ENV, str(where(tmp_path)))
+    with pytest.raises(error, match=rf"\${CAUGHT_LOG_ENV} names .* set it to a file in an"):
+        with jaxpurity.raises(ValueError):
+            raise ValueError("x")
+
+
+@pytest.mark.parametrize(
+    ("match", "error", "says"),
+    [
+        ("(", ValueError, r"raises\(match='\('\): not a valid regular expression .*re.escape"),
+        (5, TypeError, r"match=\.\.\.\) takes a regular expression as a str \(or None\), not int"),
+    ],
+    ids=["invalid pattern", "not a str"],
+)
+def test_raises_names_a_bad_match_before_the_block_runs(match, error, says):
+    ran = []
+    with pytest.raises(error, match=says):
+        with jaxpurity.raises(ValueError, match=match):
+            ran.append(True)
+    assert ran == []
+
+
+def test_raises_takes_a_compiled_pattern(capsys):
+    with jaxpurity.raises(ValueError, match=re.compile(r"went \w+")):
+        raise ValueError("it went wrong")
+    assert capsys.readouterr().out == "ValueError: it went wrong\n"
+
+
+@pytest.mark.parametrize(
     ("text", "cleaned"),
     [
         ('File "/home/ana/project/gallery/page.py", line 3', 'File "page.py", line 3'),
