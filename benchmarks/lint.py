@@ -13,9 +13,11 @@ and prints how the time grows: twice the lines should take about twice the time.
 jaxpurity lint`` process, side by side in one run, a few rounds in turn: with
 ``--no-cache``; cold (an empty cache folder, which the run fills); warm (the same folder
 again, nothing changed); and, with ``--baseline DIR``, the jaxpurity package in DIR (a
-copy of another commit: ``git archive <commit> jaxpurity | tar -x -C DIR``), whose
-default is its own. It prints the best and the median of each, and checks that all of
-them print the same findings. ``--jobs N`` is passed on to this checkout's runs.
+copy of another commit: ``git archive <commit> jaxpurity | tar -x -C DIR``), cold too
+(an empty cache folder of its own) where it has a cache, else as it runs by default.
+It prints the best and the median of each, and checks that all of this checkout's runs
+print the same findings (and says how the baseline's differ).
+``--jobs N`` is passed on to this checkout's runs.
 """
 
 from __future__ import annotations
@@ -100,14 +102,19 @@ def cache_section(paths: list[Path], baseline: Path | None, jobs: int | None) ->
         assert Path(where).is_relative_to(package.resolve()), (package, where)
     times: dict[str, list[float]] = {}
     outputs: dict[str, set[str]] = {}
+    cached_baseline = baseline is not None and _knows_cache_dir(baseline)
     for _ in range(REPEATS):
         with tempfile.TemporaryDirectory() as folder:
             runs = {
                 "no cache": (["--no-cache", *extra], ROOT),
-                "cold": (["--cache-dir", folder, *extra], ROOT),
-                "warm": (["--cache-dir", folder, *extra], ROOT),
+                "cold": (["--cache-dir", str(Path(folder, "new")), *extra], ROOT),
+                "warm": (["--cache-dir", str(Path(folder, "new")), *extra], ROOT),
             }
-            if baseline is not None:
+            if baseline is not None and cached_baseline:
+                # Its cold run too: a cache of its own, empty (the tree's default one would
+                # be warm from the second round on).
+                runs["baseline cold"] = (["--cache-dir", str(Path(folder, "old"))], baseline)
+            elif baseline is not None:
                 runs["baseline"] = ([], baseline)
             for name, (options, package) in runs.items():
                 seconds, printed = command_line(paths, options, package)
@@ -116,8 +123,35 @@ def cache_section(paths: list[Path], baseline: Path | None, jobs: int | None) ->
     print(f"python -m jaxpurity lint, {REPEATS} rounds (seconds: best, median):")
     for name, measured in times.items():
         print(f"  {name:10} {min(measured):6.2f} {statistics.median(measured):6.2f}")
-    same = len({text for texts in outputs.values() for text in texts}) == 1
-    print("the same findings in every run" if same else "THE FINDINGS DIFFER")
+    own = {
+        text for name, texts in outputs.items() if not name.startswith("baseline") for text in texts
+    }
+    print("the same findings in every run" if len(own) == 1 else "THE FINDINGS DIFFER")
+    theirs = {
+        text for name, texts in outputs.items() if name.startswith("baseline") for text in texts
+    }
+    if theirs and len(own) == 1:
+        if theirs == own:
+            print("the baseline printed the same findings")
+        else:
+            ours, old = (
+                set(next(iter(own)).splitlines()),
+                set().union(*(t.splitlines() for t in theirs)),
+            )
+            there, here = len(old - ours), len(ours - old)
+            print(f"the baseline's findings differ: {there} only there, {here} only here")
+
+
+def _knows_cache_dir(package: Path) -> bool:
+    """Whether the jaxpurity of ``package`` has a cache (``lint --cache-dir``)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "jaxpurity", "lint", "--help"],
+        env={**os.environ, "PYTHONPATH": str(package.resolve())},
+        cwd=tempfile.gettempdir(),
+        capture_output=True,
+        text=True,
+    )
+    return "--cache-dir" in done.stdout
 
 
 def main() -> None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from jaxpurity.linter.analysis._syntax import (
+    COMPREHENSIONS,
     NESTED_SCOPES,
     comprehension_scopes,
     names_in,
@@ -187,12 +188,21 @@ class _Flow:
 
 
 def _stored(node: ast.AST) -> Iterator[str]:
-    """The names a statement assigns, not the variables of its comprehensions (their own)."""
-    scopes = comprehension_scopes(ast.walk(node))
-    for child in ast.walk(node):
+    """The names a statement assigns, not the variables of its comprehensions (their own).
+    One walk; only a comprehension's part of it is read again, for its own scope."""
+    stack = [node]
+    while stack:
+        child = stack.pop()
+        if isinstance(child, COMPREHENSIONS):
+            scopes = comprehension_scopes(ast.walk(child))
+            for inner in ast.walk(child):
+                if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
+                    if inner.id not in scopes.get(id(inner), {}):
+                        yield inner.id
+            continue
         if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
-            if child.id not in scopes.get(id(child), {}):
-                yield child.id
+            yield child.id
+        stack.extend(ast.iter_child_nodes(child))
 
 
 def _without(spent: dict[str, int], names: set[str]) -> dict[str, int]:

@@ -352,13 +352,18 @@ def _key_events(
     held before; only a second draw from it in one round counts. A key returned (one of
     ``keys``) is read: returned after a draw from it, it is used again by the caller."""
     events = []
-    scopes = comprehension_scopes(ast.walk(node))
+    scopes: dict[int, dict[str, ast.expr]] | None = None  # found at the first draw
     drawn: set[tuple[int, str]] = set()  # comprehension variables drawn from, by scope
     for call in calls_in_order([node]):
         if id(call) in dead:
             continue
+        first = call.args[0] if call.args else None
+        named_key = isinstance(first, ast.Name) and first.id in _KEY_NAMES
+        if not named_key and names.qualified(call.func) not in KEY_USERS:
+            continue  # neither a draw nor a key handed on: most calls
+        if scopes is None:
+            scopes = comprehension_scopes(ast.walk(node))
         if id(call) in scopes and _same_call_every_round(call, scopes[id(call)], names):
-            first = call.args[0]
             assert isinstance(first, ast.Name)
             events.append(Event(call, first.id, spends=False, always=True))
             continue
