@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -127,6 +128,10 @@ class AppliedTransforms:
     def jitted(self, call: ast.Call, scope: Func) -> Jitted | None:
         """What ``call`` calls, when it is a jitted function of this module; else None."""
         callee = call.func
+        if isinstance(callee, (ast.Name, ast.Attribute)):
+            named = callee.id if isinstance(callee, ast.Name) else callee.attr
+            if named not in self._jit_names:
+                return None  # no name the module jits: most calls
         where = scope
         if isinstance(callee, ast.Call) and self.is_transform_call(callee):
             made: ast.Call | None = callee
@@ -160,6 +165,19 @@ class AppliedTransforms:
         params = [p for p in target[0].positional[target[1] + shift :] if p not in bound]
         keywords = {k.arg: k.value for k in made.keywords if k.arg}
         return Jitted(target[0], Layer(name, transform, tuple(made.args), keywords), params)
+
+    @functools.cached_property
+    def _jit_names(self) -> frozenset[str]:
+        """The names a jitted function of the module may be called by: those bound to a
+        transformation call (``step = jax.jit(f)``), and those of the functions that a
+        jit-like decorator transforms (read after :meth:`applications`)."""
+        bound = {name for func in self.functions.funcs for name in func.bound}
+        decorated = {
+            func.name
+            for func in self.functions.funcs
+            if any(layer.transform.seeds in _JIT_SEEDS for layer in func.layers)
+        }
+        return frozenset(bound | decorated)
 
     def binding(self, node: ast.expr, scope: Func, line: int) -> tuple[ast.Call | None, Func]:
         """The transformation call last assigned to a name (``step = jax.jit(f)``), and the
