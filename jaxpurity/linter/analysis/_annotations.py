@@ -60,6 +60,8 @@ class Annotations:
         self.classes = classes
         self.names = names
         self._fields = self._static_fields()
+        #: Whether a class of the module declares a static field.
+        self.has_static_fields = bool(self._fields)
         #: The attributes that every class of the module that declares them declares
         #: static (``data_axis_for_name``, with ``field(metadata={"pytree_node": False})``):
         #: a Python value on any object, whether or not its class is known where it is read.

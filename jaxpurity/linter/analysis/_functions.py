@@ -468,17 +468,32 @@ def _outer_parts(node: ast.AST) -> list[ast.AST]:
 
 def _children(node: ast.AST) -> list[ast.AST]:
     """The child nodes of ``node`` that can hold names (what ``ast.iter_child_nodes``
-    gives, without operators and contexts), in order."""
+    gives, without operators and contexts), in order. The fields read are found once per
+    node type: not those that hold operators, contexts or plain values (see
+    :data:`_NOT_NODES`)."""
+    kind = type(node)
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _NOT_NODES)
     children = []
-    for name in node._fields:
+    for name in fields:
         value = getattr(node, name, None)
-        if isinstance(value, list):
+        if type(value) is list:
             children += [
                 v for v in value if isinstance(v, ast.AST) and not isinstance(v, _NO_NAMES)
             ]
         elif isinstance(value, ast.AST) and not isinstance(value, _NO_NAMES):
             children.append(value)
     return children
+
+
+# The fields of a node that never hold a node that can hold names: operators, contexts,
+# and plain values (a name's ``id``, an attribute's ``attr``, an import's ``module``, ...).
+_NOT_NODES = frozenset(
+    "ctx op ops id attr arg name module level type_comment is_async kind conversion simple".split()
+)
+# The fields to read of each node type (see _children), found when first needed.
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _latest(candidates: list[Func], line: int) -> Func:

@@ -45,7 +45,7 @@ from jaxpurity.linter.analysis._arrays import (
 from jaxpurity.linter.analysis._functions import DEFS, MAX_CALL_DEPTH, Func, Functions
 from jaxpurity.linter.analysis._known_transforms import HOST_CALLBACKS, STAGED, Transform
 from jaxpurity.linter.analysis._layers import Layer, Layers, Partial
-from jaxpurity.linter.analysis._names import Names, module_level
+from jaxpurity.linter.analysis._names import Names
 from jaxpurity.linter.analysis._package import Arguments, Entry, LayerText, Package, Target
 from jaxpurity.linter.analysis._syntax import names_in, parameter_names
 from jaxpurity.linter.analysis._taint import Taint
@@ -194,19 +194,25 @@ class ModuleAnalysis:
         truth (``DEBUG = False``), never through ``global`` nor augmented, each with that
         truth. A branch that a flag closes never runs as the module is written."""
         truths: dict[str, bool | None] = {}
-        for node in module_level(self.top_level.node.body):  # type: ignore[attr-defined]
-            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                value = node.value
-                for target in targets:
-                    for name in names_in(target):
-                        constant = (
-                            isinstance(target, ast.Name)
-                            and not isinstance(node, ast.AugAssign)
-                            and isinstance(value, ast.Constant)
-                        )
-                        truth = bool(value.value) if constant else None  # type: ignore[union-attr]
-                        truths[name] = truth if truths.get(name, truth) == truth else None
+        module = self.top_level
+        binders: list[ast.Assign | ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor] = [
+            *module.of(ast.Assign),
+            *module.of(ast.AnnAssign),
+            *module.of(ast.AugAssign),
+            *module.of(ast.For),
+            *module.of(ast.AsyncFor),
+        ]
+        for node in binders:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            value = node.iter if isinstance(node, (ast.For, ast.AsyncFor)) else node.value
+            literal = isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(
+                value, ast.Constant
+            )
+            for target in targets:
+                for name in names_in(target):
+                    constant = literal and isinstance(target, ast.Name)
+                    truth = bool(value.value) if constant else None  # type: ignore[union-attr]
+                    truths[name] = truth if truths.get(name, truth) == truth else None
         rebound = {name for func in self.funcs for name in func.declared_global}
         return {k: v for k, v in truths.items() if v is not None and k not in rebound}
 

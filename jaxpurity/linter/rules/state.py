@@ -230,6 +230,8 @@ def _assignment(
 def _static_field_tracer(fn: TracedFunction, node: ast.Call, name: str) -> None:
     """``Mod(arr=arr, static=made)`` in traced code, where ``static`` is a static field of
     ``Mod``, a class of the module, and ``made`` surely holds a tracer."""
+    if not node.keywords and not node.args:
+        return
     for field, value, cls in _static_fields_given(fn.module, fn.func, node):
         what = f"a traced value ({fn.func.how})"
         if fn.shows_tracer(value):
@@ -242,8 +244,8 @@ def _static_field_tracer(fn: TracedFunction, node: ast.Call, name: str) -> None:
 def _static_field_array(scope: ScopeContext) -> None:
     """``Mod(table=jnp.ones(3))`` in code that no transformation traces, where ``table`` is
     a static field: jit cannot hash the array."""
-    if scope.func.is_traced:
-        return  # (the check of traced code above)
+    if scope.func.is_traced or not scope.module.analysis.annotations.has_static_fields:
+        return  # (the check of traced code above; a module with no static field)
     for call in scope.func.of(ast.Call):
         for field, value, cls in _static_fields_given(scope.module, scope.func, call):
             if scope.module.analysis.is_array_value(value, scope.func):
