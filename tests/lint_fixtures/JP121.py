@@ -141,3 +141,13 @@ def mixed(values):
     noise = jax.random.normal(key, values.shape)  # expect: JP121
     again = jax.random.permutation(key, values)  # expect: JP121
     return order, noise, again
+
+# %% finds: JP121 one key for the permutation of every epoch: the same order each time
+import jax
+
+def epochs(data, n):
+    key = jax.random.PRNGKey(0)
+    for _ in range(n):
+        order = jax.random.permutation(key, data.shape[0])  # expect: JP121
+        data = data[order]
+    return data

@@ -374,8 +374,10 @@ def _key_events(
         comprehension = scopes.get(id(key), {}).get(key.id)
         if comprehension is None and drawn_by in _REORDERINGS and id(call) not in scopes:
             # One key for two permutations is one order: it keeps two arrays paired. Only
-            # another draw from it (or one before) is a second use.
+            # another draw from it (or one before), or this permutation again in a later
+            # round of a loop (the same order every epoch), is a second use.
             events.append(Event(call, key.id, spends=False))
+            events.append(Event(call, f"{key.id}{_REORDERED}@{id(call)}", spends=True))
             events.append(Event(call, key.id + _REORDERED, spends=True, late=True))
         elif comprehension is None:
             events.append(Event(call, key.id, spends=True, always=id(call) in scopes))
