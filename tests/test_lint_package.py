@@ -108,6 +108,48 @@ def test_a_method_of_an_imported_class_called_on_a_closed_over_instance(tmp_path
     assert found(tmp_path) == {("sim/stimulus.py", 6, "JP105")}
 
 
+def test_an_instance_called_across_modules_runs_its_call_method(tmp_path):
+    """``Decoder()(z)`` and ``rng()`` in traced code run ``__call__`` of a class of another
+    module: what it does with a tracer is seen there. An object the traced code makes
+    itself lives for one trace (what it sets on ``self`` does not outlive it); one made
+    outside the trace keeps a tracer."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/layers.py": """
+                import jax
+
+                class Decoder:
+                    def __call__(self, z):
+                        if z > 0:
+                            return z
+                        return -z
+
+                class Rng:
+                    def __init__(self, key):
+                        self.key = key
+
+                    def __call__(self):
+                        self.key, sub = jax.random.split(self.key)
+                        return sub
+                """,
+            "pkg/train.py": """
+                import jax
+                from pkg.layers import Decoder, Rng
+
+                kept = Rng(jax.random.PRNGKey(0))
+
+                @jax.jit
+                def step(z, key):
+                    rng = Rng(key)
+                    return Decoder()(z) + jax.random.normal(rng()) + kept()
+                """,
+        },
+    )
+    assert found(tmp_path) == {("pkg/layers.py", 5, "JP201"), ("pkg/layers.py", 14, "JP105")}
+
+
 def test_static_arguments_stay_static_across_modules(tmp_path):
     write(
         tmp_path,

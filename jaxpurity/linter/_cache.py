@@ -387,6 +387,7 @@ def _entry_data(entry: Entry, id_of: Any) -> list[object]:
             [list(k) for k in call.keywords],
             call.double_star,
             call.shift,
+            call.made_here,
         ],
         [[t.name, list(t.args), [list(k) for k in t.keywords], t.partial] for t in entry.layers],
         entry.shift,
@@ -398,13 +399,16 @@ def _entry(data: list[Any], paths: dict[str, str]) -> Entry:
     file, path, kinds, root, through, depth, call, layers, shift = data
     arguments = None
     if call is not None:
-        positional, starred, keywords, double_star, call_shift = call
+        positional, starred, keywords, double_star, call_shift, made_here = call
+        if not isinstance(made_here, bool):
+            raise TypeError(f"not a bool: {made_here!r}")
         arguments = Arguments(
             tuple(_optional(p) for p in positional),
             _optional(starred),
             _pairs(keywords),
             _optional(double_star),
             _int(call_shift),
+            made_here,
         )
     texts = []
     for name, args, keywords, partial in layers:

@@ -765,6 +765,9 @@ class ModuleAnalysis:
         found = self._elsewhere(call.func, caller)
         if found is not None:
             target, shift = found
+            given = _arguments(call, taint, shift, caller.traced_params)
+            if shift:
+                given = replace(given, made_here=self._made_in_trace(call.func, caller))
             self.outgoing.append(
                 Entry(
                     target,
@@ -772,7 +775,7 @@ class ModuleAnalysis:
                     caller.root,
                     self._dotted(caller),
                     caller.depth + 1,
-                    call=_arguments(call, taint, shift, caller.traced_params),
+                    call=given,
                 )
             )
 
@@ -842,6 +845,11 @@ class ModuleAnalysis:
             return
         if entry.call is not None:
             traced, arrays = _reached(func, entry.call)
+            if entry.call.shift and func.self_name is not None:
+                if entry.call.made_here:
+                    func.self_inside = True
+                else:
+                    func.self_outside = True
             self._update(
                 func,
                 entry.kinds,

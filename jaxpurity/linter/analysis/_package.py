@@ -42,13 +42,16 @@ class Arguments:
     """What a call passes to a function: the flavor of each positional argument, after
     ``shift`` parameters already bound (1 for a bound method); ``starred``: a traced
     ``*args`` from the position after the last; the traced keyword arguments, by name,
-    with their flavor; ``double_star``: the flavor of a traced ``**kwargs``."""
+    with their flavor; ``double_star``: the flavor of a traced ``**kwargs``; ``made_here``:
+    for a bound method, whether the traced caller made the object itself (``rng =
+    JaxRNG(key); rng()``), so that it lives for one trace."""
 
     positional: tuple[Flavor, ...] = ()
     starred: Flavor = None
     keywords: tuple[tuple[str, str], ...] = ()
     double_star: Flavor = None
     shift: int = 0
+    made_here: bool = False
 
 
 @dataclass(frozen=True)
