@@ -134,3 +134,19 @@ def forward(x):
     return Block()(x)
 
 forward_fn = hk.transform(forward)
+
+# %% finds: JP105 an object the caller passes in, not one the traced code makes
+import functools
+import jax
+
+class Cell:
+    def __init__(self):
+        self.externals = []
+
+    def stimulate(self, current):
+        self.externals.append(current)  # expect: JP105
+
+@functools.partial(jax.jit, static_argnums=1)
+def simulate(amp, cell: Cell):
+    cell.stimulate(amp * 2)
+    return amp

@@ -733,7 +733,10 @@ class ModuleAnalysis:
             if scope.self_name == head.id:
                 return scope.self_inside and not scope.self_outside
             if head.id in scope.local:
-                return scope.is_traced
+                # made there by a class's call: not a parameter, which the caller gives
+                given = head.id in {*scope.positional, *scope.kwonly, scope.vararg}
+                made = self.functions.instance_of(head, scope) is not None
+                return scope.is_traced and made and not given
             scope = scope.parent
         return False
 
