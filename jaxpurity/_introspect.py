@@ -37,6 +37,7 @@ __all__ = [
     "strip_jit",
     "unwrap",
     "wrappers",
+    "wraps",
 ]
 
 #: The top-level packages whose code and state are not the user's.
@@ -70,16 +71,45 @@ def wrappers(fn: Any) -> Iterator[Any]:
     """
     for _ in range(_MAX_LAYERS):
         yield fn
-        if isinstance(fn, functools.partial):
+        kind = type(fn)  # not isinstance, which reads __class__: a hostile object's may raise
+        if issubclass(kind, functools.partial):
             fn = fn.func
-        elif isinstance(fn, types.MethodType):
+        elif issubclass(kind, types.MethodType):
             fn = fn.__func__
-        elif getattr(fn, "__wrapped__", None) is not None:
-            fn = fn.__wrapped__
+        elif (inner := _wrapped(fn)) is not None:
+            fn = inner
         elif _call_method(fn) is not None:
             fn = _call_method(fn)
         else:
             return
+
+
+def wraps(fn: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """:func:`functools.wraps`, or no change where reading ``fn``'s name and the rest raises
+    (a hostile ``__getattr__``): JAX's errors then name the wrapper, not ``fn``.
+
+    Example:
+      >>> def f(x):
+      ...     return x
+      >>> wraps(f)(lambda x: x).__name__
+      'f'
+    """
+
+    def wrap(wrapper: Callable[..., Any]) -> Callable[..., Any]:
+        try:
+            return functools.wraps(fn)(wrapper)
+        except Exception:  # noqa: BLE001 - a hostile object: its names cannot be read
+            return wrapper
+
+    return wrap
+
+
+def _wrapped(fn: Any) -> Any:
+    """``fn.__wrapped__``; None where it has none, or reading it raises (a hostile object)."""
+    try:
+        return getattr(fn, "__wrapped__", None)
+    except Exception:  # noqa: BLE001 - a hostile __getattr__ wraps nothing
+        return None
 
 
 def unwrap(fn: Any) -> Any:
@@ -200,7 +230,7 @@ def arguments(
     """
     try:
         bound = inspect.signature(fn).bind_partial(*args, **kwargs)
-    except (TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - no signature, or one a hostile __getattr__ breaks
         return [(str(i), a) for i, a in enumerate(args)] + list(kwargs.items())
     bound.apply_defaults()
     named: list[tuple[str, Any]] = []
@@ -231,11 +261,12 @@ def named_arguments(
     """
     named = arguments(fn, args, kwargs)
     for layer in wrappers(fn):
-        if isinstance(layer, functools.partial):
+        kind = type(layer)  # not isinstance, which reads __class__: a hostile object's may raise
+        if issubclass(kind, functools.partial):
             named += arguments(layer.func, layer.args, dict(layer.keywords))
-        elif isinstance(layer, types.MethodType):
+        elif issubclass(kind, types.MethodType):
             named.append((_first_parameter(layer.__func__), layer.__self__))
-        elif _call_method(layer) is not None and getattr(layer, "__wrapped__", None) is None:
+        elif _call_method(layer) is not None and _wrapped(layer) is None:
             named.append((_first_parameter(_call_method(layer)), layer))  # a callable object
     return named
 
@@ -243,7 +274,7 @@ def named_arguments(
 def _first_parameter(fn: Callable[..., Any]) -> str:
     try:
         return next(iter(inspect.signature(fn).parameters), "self")
-    except (TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - no signature, or one a hostile __getattr__ breaks
         return "self"
 
 
@@ -323,9 +354,10 @@ def is_user_object(value: Any) -> bool:
       >>> is_user_object(Model()), is_user_object(Model), is_user_object([])
       (True, False, False)
     """
-    if isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType)):
+    kind = type(value)  # not isinstance, which reads __class__: a hostile object's may raise
+    if issubclass(kind, (type, types.ModuleType, types.FunctionType, types.MethodType)):
         return False
-    return is_user_code(type(value))
+    return is_user_code(kind)
 
 
 def scope_functions(fn: Callable[..., Any]) -> list[types.FunctionType]:
@@ -385,6 +417,32 @@ def _held(value: Any) -> list[Any]:
     return found
 
 
+def _next_from(
+    value: Any,
+    root: Any,
+    functions: list[types.FunctionType],
+    modules: list[types.ModuleType],
+) -> list[Any]:
+    """One step of :func:`reachable_code`: note ``value`` if it is user code or a user module,
+    and say what the walk goes on to from it."""
+    if isinstance(value, types.FunctionType):
+        # The root is the user's whatever its module says (a check of jaxpurity's own code)
+        if value is not root and not is_user_code(value):
+            return []
+        functions.append(value)
+        names = code_names(value.__code__)
+        found = [cell_value(c) for c in value.__closure__ or ()]
+        found += [value.__globals__.get(n) for n in names]
+        found += [*(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values()]
+        for module in modules:
+            found += [vars(module).get(n) for n in names]
+        return found
+    if _user_module(value):
+        modules.append(value)
+        return [vars(value).get(n) for f in list(functions) for n in code_names(f.__code__)]
+    return _held(value)
+
+
 def reachable_code(
     fn: Callable[..., Any], values: Iterable[Any] = ()
 ) -> tuple[list[types.FunctionType], list[types.ModuleType]]:
@@ -417,25 +475,11 @@ def reachable_code(
     queue = collections.deque([root, fn, *values])
     while queue and len(functions) < _MAX_FUNCTIONS:
         value = queue.popleft()
-        if isinstance(value, types.FunctionType):
-            # The root is the user's whatever its module says (a check of jaxpurity's own code)
-            if id(value) in seen or (value is not root and not is_user_code(value)):
-                continue
-            seen.add(id(value))
-            functions.append(value)
-            names = code_names(value.__code__)
-            queue.extend(cell_value(c) for c in value.__closure__ or ())
-            queue.extend(value.__globals__.get(n) for n in names)
-            queue.extend([*(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values()])
-            for module in modules:
-                queue.extend(vars(module).get(n) for n in names)
-        elif _user_module(value):
-            if id(value) not in seen:
-                seen.add(id(value))
-                modules.append(value)
-                for f in list(functions):
-                    queue.extend(vars(value).get(n) for n in code_names(f.__code__))
-        elif value is not None and id(value) not in seen:
-            seen.add(id(value))
-            queue.extend(_held(value))
+        if value is None or id(value) in seen:
+            continue
+        seen.add(id(value))
+        try:
+            queue.extend(_next_from(value, root, functions, modules))
+        except Exception:  # noqa: BLE001 - one whose introspection raises (a hostile
+            continue  # __getattribute__) is not followed: it holds no code of the user's
     return functions, modules

@@ -424,7 +424,10 @@ def is_jit_wrapper(fn: Any) -> bool:
     0.6.2, 0.10.2, 0.12.0.1. No public test (``jax.stages.Wrapped`` is a
     typing Protocol, not a class to check against).
     """
-    return callable(getattr(fn, "_cache_size", None)) and hasattr(fn, "__wrapped__")
+    try:
+        return callable(getattr(fn, "_cache_size", None)) and hasattr(fn, "__wrapped__")
+    except Exception:  # noqa: BLE001 - a hostile __getattr__: no jit wrapper, which has none
+        return False
 
 
 def _cache_size(fn: Any) -> int:
@@ -581,4 +584,4 @@ Ref: type | None = getattr(jax, "Ref", None)
 
 def is_ref(value: Any) -> bool:
     """Whether ``value`` is a :func:`jax.new_ref <jax.ref.new_ref>` array (none before JAX 0.7)."""
-    return Ref is not None and isinstance(value, Ref)
+    return Ref is not None and issubclass(type(value), Ref)

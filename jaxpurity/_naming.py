@@ -30,7 +30,10 @@ def _article(word: str) -> str:
 
 def is_lru_cache(obj: Any) -> bool:
     """Whether ``obj`` is a function wrapped in :func:`functools.lru_cache` (or ``cache``)."""
-    return callable(obj) and hasattr(obj, "cache_info") and hasattr(obj, "__wrapped__")
+    try:
+        return callable(obj) and hasattr(obj, "cache_info") and hasattr(obj, "__wrapped__")
+    except Exception:  # noqa: BLE001 - a hostile __getattr__: no lru_cache, which has none
+        return False
 
 
 def kind_of(obj: Any) -> str:
@@ -42,14 +45,15 @@ def kind_of(obj: Any) -> str:
       >>> kind_of([]), kind_of(MLP()), kind_of(MLP)
       ('a list', 'an `MLP` object', 'a class `MLP`')
     """
+    kind = type(obj)  # not isinstance, which reads __class__: a hostile object's may raise
     if is_lru_cache(obj):
         return LRU_CACHE
-    if isinstance(obj, CONTAINERS):
-        name = type(obj).__name__
+    if issubclass(kind, CONTAINERS):
+        name = kind.__name__
         return f"{_article(name)} {name}"
-    if isinstance(obj, types.FunctionType):
+    if issubclass(kind, types.FunctionType):
         return f"a function `{qualname(obj)}`"
-    if isinstance(obj, type):
+    if issubclass(kind, type):
         return f"a class `{qualname(obj)}`"
     name = f"`{qualname(type(obj))}`"
     return f"{_article(name)} {name} object"

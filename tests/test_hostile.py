@@ -10,10 +10,18 @@ and leave the inputs as they were.
 
 from __future__ import annotations
 
+import builtins
 import collections
 import dataclasses
 import functools
+import io
+import os
+import queue
 import re
+import string
+import sys
+import threading
+import types
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -909,3 +917,128 @@ def test_raises_shows_an_exception_whose_str_raises(capsys):
     with jaxpurity.raises(Unprintable):
         raise Unprintable()
     assert "Unprintable: <the message could not be shown" in capsys.readouterr().out
+
+
+# -- The diagnostics leave the process as they found it ---------------------------------------
+
+
+def _writes_environ(x: jax.Array) -> jax.Array:
+    os.environ["JAXPURITY_TEST_WRITTEN"] = "by the function"
+    return x * 2
+
+
+def _flips_x64(x: jax.Array) -> jax.Array:
+    jax.config.update("jax_enable_x64", not jax.config.jax_enable_x64)
+    return x * 2
+
+
+def _leaks_into_the_standard_library(x: jax.Array) -> jax.Array:
+    string.leaked = x  # a module outside the user's code
+    string.Template.leaked = x  # a class of it
+    builtins.leaked = x
+    sys.modules["jaxpurity_test_leak"] = x
+    types.SimpleNamespace.__init__  # noqa: B018 - read only
+    return x * 2
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("api", ["check_pure", "find_leaks"])
+@pytest.mark.parametrize(
+    "fn", [_writes_environ, _flips_x64, _leaks_into_the_standard_library], ids=lambda f: f.__name__
+)
+def test_the_diagnostics_put_back_the_environment_jax_flags_and_library_modules(fn, api):
+    x64, environ = jax.config.jax_enable_x64, dict(os.environ)
+    getattr(jaxpurity, api)(fn, jnp.ones(2))
+    assert jax.config.jax_enable_x64 == x64 and dict(os.environ) == environ
+    assert not hasattr(string, "leaked") and not hasattr(string.Template, "leaked")
+    assert not hasattr(builtins, "leaked") and "jaxpurity_test_leak" not in sys.modules
+
+
+def _counts_itself(x: jax.Array) -> jax.Array:
+    _counts_itself.calls += 1  # type: ignore[attr-defined]
+    return x * _counts_itself.calls  # type: ignore[attr-defined]
+
+
+_counts_itself.calls = 0  # type: ignore[attr-defined]
+_LINES = io.StringIO("1\n2\n3\n4\n5\n6\n7\n8\n")
+_BUFFER = io.BytesIO()
+
+
+def _reads_a_line(x: jax.Array) -> jax.Array:
+    return x * float(_LINES.readline() or 0)
+
+
+def _writes_a_buffer(x: jax.Array) -> jax.Array:
+    _BUFFER.write(b"written")
+    return x * 2
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("api", ["check_pure", "find_leaks"])
+def test_the_diagnostics_put_back_a_functions_attributes_and_where_a_file_is_read(api):
+    getattr(jaxpurity, api)(_counts_itself, jnp.ones(2))
+    assert _counts_itself.calls == 0  # type: ignore[attr-defined]
+    getattr(jaxpurity, api)(_reads_a_line, jnp.ones(2))
+    assert _LINES.tell() == 0
+    getattr(jaxpurity, api)(_writes_a_buffer, jnp.ones(2))
+    assert _BUFFER.getvalue() == b"" and _BUFFER.tell() == 0
+
+
+class _RaisingGetattribute:
+    def __getattribute__(self, name: str) -> Any:
+        raise RuntimeError(f"{name} is not to be read")
+
+
+class _RaisingDict:
+    @property
+    def __dict__(self) -> Any:  # type: ignore[override]
+        raise RuntimeError("__dict__ is not to be read")
+
+
+_HOSTILE_GLOBAL: Any = None  # set by the test: pytest's collection would read its attributes
+
+
+def _holds_a_hostile_global(x: jax.Array) -> jax.Array:
+    return x * 2 if _HOSTILE_GLOBAL is not None else x
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("api", ["check_pure", "find_leaks"])
+@pytest.mark.parametrize("hostile", [_RaisingGetattribute, _RaisingDict], ids=lambda c: c.__name__)
+def test_an_object_whose_attributes_raise_is_no_crash(hostile, api, monkeypatch):
+    monkeypatch.setitem(globals(), "_HOSTILE_GLOBAL", hostile())
+    check = getattr(jaxpurity, api)
+    check(lambda x, obj: x * 2, jnp.ones(2), hostile())
+    check(_holds_a_hostile_global, jnp.ones(2))
+    wrapper = functools.wraps(_ident)(lambda x: x)
+    wrapper.__wrapped__ = wrapper  # a wrapper loop: inspect.unwrap raises
+    check(wrapper, jnp.ones(2))
+
+
+@pytest.mark.timeout(60)
+def test_check_pure_called_from_a_thread_the_checked_function_starts_is_refused_not_hung():
+    errors: queue.SimpleQueue[BaseException] = queue.SimpleQueue()  # no state check_pure puts back
+
+    def starts_a_check(x: jax.Array) -> jax.Array:
+        def check() -> None:
+            try:
+                jaxpurity.check_pure(lambda y: y, jnp.ones(2))
+            except TypeError as error:
+                errors.put(error)
+
+        worker = threading.Thread(target=check)
+        worker.start()
+        worker.join()
+        return x * 2
+
+    report = jaxpurity.check_pure(starts_a_check, jnp.ones(2))  # (errors: a closure changed)
+    assert isinstance(report, jaxpurity.PurityReport)
+    assert "from a thread that the function being checked started" in str(errors.get_nowait())
+
+
+def test_the_function_to_check_is_positional_only_so_a_keyword_named_fn_reaches_it():
+    def scale(x: jax.Array, fn: float) -> jax.Array:
+        return x * fn
+
+    assert jaxpurity.check_pure(scale, jnp.ones(2), fn=2.0).ok
+    assert jaxpurity.find_leaks(scale, jnp.ones(2), fn=2.0) == []

@@ -119,8 +119,7 @@ class BoundCall:
         reachable, modules = reachable_code(body, [value for _, value in named])
         parameters = []
         if isinstance(innermost, types.FunctionType):
-            own = inspect.signature(innermost).parameters
-            parameters = [(name, value) for name, value in named if name in own]
+            parameters = [(name, value) for name, value in named if name in _own(innermost)]
         return cls(
             fn=fn,
             jitted=jitted,
@@ -145,13 +144,21 @@ class BoundCall:
         return SplitCall.of(self.args, self.kwargs, self.static)
 
 
+def _own(fn: types.FunctionType) -> frozenset[str]:
+    """The names of ``fn``'s own parameters (its ``__wrapped__`` not followed: it may loop)."""
+    try:
+        return frozenset(inspect.signature(fn, follow_wrapped=False).parameters)
+    except Exception:  # noqa: BLE001 - no signature, or one a hostile __getattr__ breaks
+        return frozenset()
+
+
 def _bind(
     body: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> inspect.BoundArguments | None:
     """The call's arguments bound to ``body``'s parameters; None where that fails."""
     try:
         return inspect.signature(body).bind_partial(*args, **kwargs)
-    except (TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - no signature, or one a hostile __getattr__ breaks
         return None
 
 

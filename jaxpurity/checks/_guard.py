@@ -23,8 +23,48 @@ __all__ = [
     "require_plain_python",
 ]
 
-#: Held by each check while it runs: a second thread's check waits for the first.
-ONE_CHECK_AT_A_TIME = threading.RLock()
+
+_NO_THREADS: frozenset[int | None] = frozenset()
+
+
+class _OneCheckAtATime:
+    """Held by each check while it runs: a second thread's check waits for the first.
+
+    Except where the second thread was started by the code being checked (a function that
+    starts a thread calling ``check_pure`` and joins it): it would wait for the first check,
+    which waits for it. Such a call is refused at once, with a clear error.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._depth = 0
+        # The threads alive when the running check began; empty between checks, so that a
+        # caller who freezes the collector's objects (gc.freeze) finds none of ours to free.
+        self._threads_before: frozenset[int | None] = _NO_THREADS
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            if self._depth and threading.get_ident() not in self._threads_before:
+                raise TypeError(
+                    "jaxpurity: check_pure or find_leaks was called from a thread that the "
+                    "function being checked started, while that check runs: checks run one at "
+                    "a time, so this call would wait for the check that waits for it. Call it "
+                    "from plain Python, not from the code being checked."
+                )
+            self._lock.acquire()
+        if self._depth == 0:
+            self._threads_before = frozenset(t.ident for t in threading.enumerate())
+        self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self._threads_before = _NO_THREADS
+        self._lock.release()
+
+
+#: Held by each check while it runs (see :class:`_OneCheckAtATime`).
+ONE_CHECK_AT_A_TIME = _OneCheckAtATime()
 
 
 def require_plain_python(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], api: str) -> None:

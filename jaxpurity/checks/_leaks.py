@@ -18,6 +18,8 @@ from jaxpurity._leaftypes import describe_leaf
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._locate import RETURNED, UNKNOWN, Locator, Place
+from jaxpurity.checks._process import Holder, ProcessState, empty
+from jaxpurity.checks._restore import random_generators
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._source import store_line
 from jaxpurity.checks._tracing import RaisedWhileTraced, SplitCall, forgetting_traces, trace_once
@@ -63,7 +65,7 @@ class Leak:
 
 def trace_finding_leaks(
     call: BoundCall, body: Callable[..., Any] | None = None
-) -> tuple[Any, SplitCall, list[Leak]]:
+) -> tuple[Any, SplitCall, list[Leak], list[Holder]]:
     """Trace the call once, as jit would, and find its leaks.
 
     ``body`` is what is traced: ``call.body`` (the default), or a function
@@ -71,7 +73,8 @@ def trace_finding_leaks(
 
     Returns:
       The ``jax.stages.Traced`` of the traced call, the split call (to run
-      it), and the leaks.
+      it), the leaks, and the dicts and lists that hold the escaped tracers
+      (to empty of tracers when the check ends).
     """
     found = trace_once(body or call.body, call.split())
     locator = Locator(call)
@@ -80,7 +83,7 @@ def trace_finding_leaks(
         placed = [(t, p) for t, p in placed if p is not UNKNOWN] + [(found.returned[0], RETURNED)]
     leaks = [_leak(call.name, tracer, place, locator) for tracer, place in placed]
     del placed
-    return found.traced, found.call, leaks
+    return found.traced, found.call, leaks, found.holders
 
 
 #: Where a tracer is stored that JAX holds as an argument of a static position.
@@ -109,7 +112,7 @@ def _leak(function: str, tracer: Any, place: Place, locator: Locator) -> Leak:
     )
 
 
-def find_leaks(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> list[Leak]:
+def find_leaks(fn: Callable[P, Any], /, *args: P.args, **kwargs: P.kwargs) -> list[Leak]:
     """Trace ``fn(*args, **kwargs)`` once and report every tracer that escaped.
 
     A tracer escapes ("leaks") when the function stores it somewhere that
@@ -165,12 +168,21 @@ def find_leaks(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> list[
     """
     require_plain_python(fn, args, kwargs, "find_leaks")
     call = BoundCall.of(fn, args, kwargs)
+    holders: list[Holder] = []
     with ONE_CHECK_AT_A_TIME, forgetting_traces():
+        process = ProcessState.now()
         scope = Snapshot(call.named, call.bindings)
+        rngs = random_generators(call)
         try:
-            return trace_finding_leaks(call)[2]
+            _, _, leaks, holders = trace_finding_leaks(call)
+            return leaks
         except RaisedWhileTraced as raised:
             error = raised.error  # raised below, outside this handler: its chain stays JAX's
         finally:
             scope.restore()  # no tracer is left where the caller can reach it
+            process.restore()
+            empty(holders)
+            for r in rngs:  # a generator the trace drew from is put back where it was
+                if r.moved():
+                    r.reset()
     raise error

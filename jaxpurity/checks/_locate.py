@@ -9,6 +9,7 @@ the way down in words: ``global `saved` (a list), item 0``.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
 import types
@@ -269,13 +270,14 @@ def _attributes_holding(obj: Any, child: Any) -> list[str]:
     """The attributes of ``obj`` whose value is ``child`` (``["__dict__"]`` for its dict)."""
     try:
         namespace = vars(obj)
-    except TypeError:
+    except Exception:  # noqa: BLE001 - none (TypeError), or a hostile __dict__ that raises
         namespace = {}
     if namespace is child:
         return ["__dict__"]
     names = [k for k, v in list(namespace.items()) if v is child]
     for klass in type(obj).__mro__:
         for slot in vars(klass).get("__slots__", ()):
-            if isinstance(slot, str) and getattr(obj, slot, None) is child:
-                names.append(slot)
+            with contextlib.suppress(Exception):  # a slot whose descriptor raises
+                if isinstance(slot, str) and getattr(obj, slot, None) is child:
+                    names.append(slot)
     return names

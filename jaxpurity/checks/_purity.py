@@ -11,6 +11,7 @@ from jaxpurity._jax_compat import leak_checker_off
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._problems import Problem, PurityReport
+from jaxpurity.checks._process import ProcessState, empty
 from jaxpurity.checks._snapshot import Snapshot
 from jaxpurity.checks._tracing import RaisedWhileTraced, forgetting_traces
 from jaxpurity.checks.probes.evidence import Evidence, in_report_order
@@ -29,7 +30,7 @@ P = ParamSpec("P")
 # ----------------------------------------------------------------- the check
 
 
-def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> PurityReport:
+def check_pure(fn: Callable[P, Any], /, *args: P.args, **kwargs: P.kwargs) -> PurityReport:
     """Check ``fn(*args, **kwargs)`` for impurities that ``jit``, ``grad`` and ``vmap`` trip over.
 
     It runs ``fn`` through a pipeline of probes (``jaxpurity/checks/probes/``):
@@ -151,17 +152,21 @@ def check_pure(fn: Callable[P, Any], *args: P.args, **kwargs: P.kwargs) -> Purit
     require_plain_python(fn, args, kwargs, "check_pure")
     call = BoundCall.of(fn, args, kwargs)
     with ONE_CHECK_AT_A_TIME, forgetting_traces(), leak_checker_off(), jax.disable_jit(False):
+        process = ProcessState.now()
         scope = Snapshot(call.named, call.bindings)
+        session = Session(call, scope)
         try:
-            return _check(call, scope)
+            return _check(session)
         finally:
             scope.restore()
+            process.restore()
+            empty(session.holders)
 
 
-def _check(call: BoundCall, scope: Snapshot) -> PurityReport:
+def _check(session: Session) -> PurityReport:
     """Run the probes in order and gather what each found; the caller puts every global,
-    closure and argument back after it (``scope``)."""
-    session = Session(call, scope)
+    closure and argument back after it (``session.scope``), and the process's state."""
+    call = session.call
     try:
         trace = watched_trace(session)
         if isinstance(trace, RaisedWhileTraced):  # nothing else can run: what it means

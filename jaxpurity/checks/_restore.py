@@ -22,7 +22,8 @@ from jaxpurity._introspect import is_user_object
 from jaxpurity._jax_compat import Ref, is_ref
 from jaxpurity._naming import kind_of
 from jaxpurity.checks._call import BoundCall
-from jaxpurity.checks._snapshot import CODE
+from jaxpurity.checks._snapshot import CODE, same_array
+from jaxpurity.checks._tracing import leaves_of
 
 __all__ = ["Restored", "new_ref_arrays", "random_generators"]
 
@@ -49,13 +50,16 @@ def _same_state(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_same_state(a[k], b[k]) for k in a)
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
         return len(a) == len(b) and all(_same_state(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return bool(np.array_equal(a, b))
+    if isinstance(a, (np.ndarray, jax.Array)) or isinstance(b, (np.ndarray, jax.Array)):
+        return same_array(np.asarray(a), np.asarray(b))  # a Ref's value is a jax.Array
     return bool(a == b)
 
 
 def _generator_state(rng: Any) -> tuple[Callable[[], Any], Callable[[Any], None]] | None:
     """How to read and set the state of a NumPy or Python generator object; None for others."""
+    rng_type = type(rng)  # not isinstance, which reads __class__: a hostile object's may raise
+    if not issubclass(rng_type, (np.random.Generator, np.random.RandomState, random.Random)):
+        return None
     if isinstance(rng, np.random.Generator):
         bits = rng.bit_generator
         return (lambda: bits.state), functools.partial(setattr, bits, "state")
@@ -84,6 +88,19 @@ def random_generators(call: BoundCall) -> list[Restored]:
     return rngs
 
 
+def _held(value: Any) -> list[Any]:
+    """What ``value`` holds directly, where a Ref may be: its pytree leaves, and a user object's
+    attributes; nothing where that cannot be read (a cyclic or too deep tree, a hostile
+    object)."""
+    try:
+        if isinstance(value, CODE):
+            return []
+        held = list(vars(value).values()) if is_user_object(value) else []
+        return [*(leaves_of(value) or []), *held]
+    except Exception:  # noqa: BLE001 - RecursionError or SystemError from JAX, a hostile dunder
+        return []
+
+
 def new_ref_arrays(call: BoundCall) -> list[Restored]:
     """The :func:`jax.new_ref <jax.ref.new_ref>` arrays the call reaches in one step: its
     arguments (pytree leaves), globals and closure variables, and what the lists, tuples,
@@ -94,10 +111,7 @@ def new_ref_arrays(call: BoundCall) -> list[Restored]:
     places += [(f"argument `{name}`", value) for name, value in call.named]
     found: dict[int, Restored] = {}
     for label, value in places:
-        if isinstance(value, CODE):
-            continue
-        held = vars(value).values() if is_user_object(value) and hasattr(value, "__dict__") else []
-        for x in [*jax.tree_util.tree_leaves(value), *held]:
+        for x in _held(value):
             if is_ref(x) and id(x) not in found:
                 get = functools.partial(operator.getitem, x, ...)
                 found[id(x)] = Restored(label, get, functools.partial(operator.setitem, x, ...))

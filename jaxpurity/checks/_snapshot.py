@@ -20,7 +20,9 @@ deep, and says in the words of a report what one trace changed.
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
+import io
 import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -50,6 +52,7 @@ __all__ = [
     "Record",
     "Snapshot",
     "bindings",
+    "same_array",
     "shown",
 ]
 
@@ -85,6 +88,28 @@ CODE = (
     types.MethodType,
     functools.partial,
 )
+
+
+def same_array(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two NumPy arrays hold the same: NaN equal to NaN where the dtype has NaNs; an
+    array of objects or records compared by ``==`` where that answers, else item by item
+    by identity.
+
+    Example:
+      >>> objects = np.array([None, "a"], dtype=object)
+      >>> same_array(np.array([np.nan]), np.array([np.nan])), same_array(objects, objects.copy())
+      (True, True)
+    """
+    if a.shape != b.shape:
+        return False
+    try:
+        return bool(np.array_equal(a, b, equal_nan=True))
+    except TypeError:  # no NaN in this dtype (objects, records, strings)
+        pass
+    try:
+        return bool(np.array_equal(a, b))
+    except Exception:  # noqa: BLE001 - objects whose == raises or answers no bool
+        return all(x is y for x, y in zip(a.flat, b.flat, strict=True))
 
 
 def shown(value: Any) -> str:
@@ -187,6 +212,16 @@ class Difference:
     after: Any
 
 
+def _seekable(stream: io.IOBase) -> bool:
+    return not stream.closed and stream.seekable()
+
+
+def _stream(stream: io.IOBase) -> tuple[int, Any]:
+    """Where ``stream`` is read or written, and, for an in-memory buffer, what it holds."""
+    contents = stream.getvalue() if isinstance(stream, (io.BytesIO, io.StringIO)) else None
+    return stream.tell(), contents
+
+
 def _slots(value: Any) -> list[str]:
     names = []
     for klass in type(value).__mro__:
@@ -211,8 +246,9 @@ class Record:
     ``"list"`` and ``"sequence"`` (a deque or bytearray; ``saved``, the items),
     ``"dict"`` (the ``(key, value)`` pairs), ``"set"`` (the elements),
     ``"tuple"`` (nothing of its own), ``"array"`` (a copy of the NumPy array),
-    ``"object"`` (a user object: its ``__dict__`` and its slots) or
-    ``"class"`` (a user class: its attributes).
+    ``"object"`` (a user object, or a user function: its ``__dict__`` and its slots),
+    ``"class"`` (a user class: its attributes) or ``"stream"`` (a seekable file or
+    buffer: its position, and an in-memory buffer's contents).
     """
 
     value: Any
@@ -228,13 +264,27 @@ class Record:
 
     @classmethod
     def of(cls, value: Any, root: str, path: str) -> Record | None:
-        """Record what ``value`` holds now; None for a value with no state of its own."""
+        """Record what ``value`` holds now; None for a value with no state of its own, or
+        one whose state cannot be read (a hostile ``__dict__`` or ``__getattribute__``)."""
+        try:
+            return cls._of(value, root, path)
+        except Exception:  # noqa: BLE001 - the object's own code raised: not recorded
+            return None
+
+    @classmethod
+    def _of(cls, value: Any, root: str, path: str) -> Record | None:
         if isinstance(value, type):  # a class the code names: its attributes
             if not is_user_code(value):
                 return None
             return cls(value, root, value.__qualname__, "class", dict(vars(value)))
+        if isinstance(value, types.FunctionType):  # its own attributes (f.calls) are state
+            if not is_user_code(value) or not vars(value):
+                return None
+            return cls(value, root, path, "object", (dict(vars(value)), {}))
         if isinstance(value, _ATOMS):
             return None
+        if isinstance(value, io.IOBase):  # a file or buffer: where it is read, what it holds
+            return cls(value, root, path, "stream", _stream(value)) if _seekable(value) else None
         if isinstance(value, list):
             return cls(value, root, path, "list", list(value))
         if isinstance(value, dict):
@@ -294,7 +344,7 @@ class Record:
         if kind == "set":
             return [] if value == saved else [Difference("", None, saved, set(value))]
         if kind == "array":
-            same = value.shape == saved.shape and np.array_equal(value, saved, equal_nan=True)
+            same = same_array(value, saved)
             return [] if same else [Difference("", None, saved, value)]
         if kind == "object":
             attrs, slots = saved
@@ -302,6 +352,9 @@ class Record:
             return self._keys_differences(before, _attributes(value, slots))
         if kind == "class":
             return self._keys_differences(saved, dict(vars(value)))
+        if kind == "stream":
+            now = _stream(value) if _seekable(value) else saved
+            return [] if now == saved else [Difference("", None, saved[0], now[0])]
         return []  # a tuple holds nothing of its own to change
 
     def _keys_differences(self, before: dict[Any, Any], now: dict[Any, Any]) -> list[Difference]:
@@ -328,6 +381,13 @@ class Record:
         elif kind == "array":
             if value.shape == saved.shape and value.flags.writeable:
                 np.copyto(value, saved)
+        elif kind == "stream":
+            position, contents = saved
+            if contents is not None:  # an in-memory buffer: its contents too
+                value.seek(0)
+                value.truncate()
+                value.write(contents)
+            value.seek(position)
         elif kind == "object":
             attrs, slots = saved
             if hasattr(value, "__dict__"):
@@ -402,7 +462,7 @@ class Snapshot:
         """What differs from the snapshot now, the names first, then objects as walked."""
         found = []
         for record in self.records.values():
-            for d in record.differences():
+            for d in _differences(record):
                 if d.step == "" and record.kind in ("list", "sequence"):
                     before = f"{len(d.before)} item(s)"
                     after = f"{len(d.after)} item(s): {shown(d.after)}"
@@ -414,5 +474,14 @@ class Snapshot:
     def restore(self) -> None:
         """Put every recorded item, attribute and array value back, in place, then the names."""
         for record in reversed(list(self.records.values())):
-            if record.differences():
-                record.put_back()
+            if _differences(record):
+                with contextlib.suppress(Exception):  # an object that refuses now keeps it
+                    record.put_back()
+
+
+def _differences(record: Record) -> list[Difference]:
+    """``record.differences()``; none where reading the state now raises (a hostile object)."""
+    try:
+        return record.differences()
+    except Exception:  # noqa: BLE001 - the object's own reads raise: nothing can be compared
+        return []

@@ -61,9 +61,10 @@ class Read:
 
 
 def _is_data(value: Any) -> bool:
-    if isinstance(value, bool) or value is None:
+    kind = type(value)  # not isinstance, which reads __class__: a hostile object's may raise
+    if issubclass(kind, bool) or value is None:
         return False  # True/False/None flags are read too, but as constants they rarely change
-    return isinstance(value, (*_DATA, *_ARRAYS)) or is_user_object(value)
+    return issubclass(kind, (*_DATA, *_ARRAYS)) or is_user_object(value)
 
 
 def _why(value: Any) -> str:
@@ -87,8 +88,9 @@ def _instructions(code: types.CodeType) -> Iterator[dis.Instruction]:
 
 
 def _global_names(code: types.CodeType) -> list[str]:
+    """The globals ``code`` reads, less Python's own (``__builtins__``, ``__name__``)."""
     names = [i.argval for i in _instructions(code) if i.opname in _GLOBAL_LOADS]
-    return list(dict.fromkeys(n for n in names if isinstance(n, str)))
+    return list(dict.fromkeys(n for n in names if isinstance(n, str) and not n.startswith("__")))
 
 
 def _only_changed(code: types.CodeType, name: str) -> bool:

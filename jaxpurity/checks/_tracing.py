@@ -25,7 +25,7 @@ import jax
 import numpy as np
 from jax.experimental import checkify
 
-from jaxpurity._introspect import cell_value, is_user_object
+from jaxpurity._introspect import cell_value, is_user_object, wraps
 from jaxpurity._jax_compat import (
     Tracer,
     cached_by_caller,
@@ -37,6 +37,8 @@ from jaxpurity._jax_compat import (
     leak_checker_off,
     static_data,
 )
+from jaxpurity._trees import not_a_tree, tree_problem
+from jaxpurity.checks._process import Holder, holders_of
 
 __all__ = [
     "ARRAYS",
@@ -47,6 +49,7 @@ __all__ = [
     "SplitCall",
     "array_leaves",
     "flatten_arguments",
+    "leaves_of",
     "forgetting_traces",
     "Traced",
     "trace_once",
@@ -72,9 +75,10 @@ def is_traceable(leaf: Any) -> bool:
       >>> is_traceable(np.float32(2.0)), is_traceable(np.str_("relu")), is_traceable("relu")
       (True, False, False)
     """
-    if isinstance(leaf, (np.ndarray, np.generic)):
+    kind = type(leaf)  # not isinstance, which reads __class__: a hostile object's may raise
+    if issubclass(kind, (np.ndarray, np.generic)):
         return bool(leaf.dtype == np.bool_ or jax.numpy.issubdtype(leaf.dtype, np.number))
-    return isinstance(leaf, TRACEABLE) or is_ref(leaf)  # jit takes a Ref as an input
+    return issubclass(kind, TRACEABLE) or is_ref(leaf)  # jit takes a Ref as an input
 
 
 @dataclass
@@ -117,8 +121,8 @@ class SplitCall:
             {k: _Kept(v) if k in static else v for k, v in kwargs.items()},
         )
         raw, treedef = flatten_arguments(marked)
-        kept = {i for i, x in enumerate(raw) if isinstance(x, _Kept)}
-        leaves = [x.value if isinstance(x, _Kept) else x for x in raw]
+        kept = {i for i, x in enumerate(raw) if type(x) is _Kept}
+        leaves = [x.value if type(x) is _Kept else x for x in raw]
         where = [i for i, x in enumerate(leaves) if is_traceable(x) and i not in kept]
 
         def rebuild(traced: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
@@ -147,9 +151,10 @@ class SplitCall:
         """
 
         def leaves(out: Any) -> list[Any]:
+            leaves = array_leaves(out)  # first: a result JAX cannot flatten is an error here
             if static is not None:
                 static.extend(static_data(out))
-            return array_leaves(out)
+            return leaves
 
         if self.flat:
 
@@ -159,7 +164,7 @@ class SplitCall:
 
             return flat_body
 
-        @functools.wraps(fn)
+        @wraps(fn)
         def body(*args: Any, **kwargs: Any) -> list[Any]:
             a, k = self.rebuild((args, kwargs))
             return leaves(fn(*a, **k))
@@ -178,23 +183,48 @@ class SplitCall:
 
 
 def flatten_arguments(tree: Any) -> tuple[list[Any], Any]:
-    """``jax.tree_util.tree_flatten(tree)``, with a clear error for a reference cycle.
+    """``jax.tree_util.tree_flatten(tree)``, with a clear error for a reference cycle or a tree
+    nested deeper than JAX's pytrees go.
+
+    The tree is walked first (:func:`jaxpurity._trees.tree_problem`), not after JAX fails: on
+    a dict that holds itself, JAX's recursion can leave the interpreter unable to recover.
 
     Example:
       >>> cycle = [1]
       >>> cycle.append(cycle)
-      >>> flatten_arguments((cycle,))
+      >>> flatten_arguments((cycle,))  # doctest: +ELLIPSIS
       Traceback (most recent call last):
-      TypeError: jaxpurity: an argument holds a reference cycle (a list, dict or tuple that contains itself, directly or deeper): JAX flattens arguments as pytrees, which must be trees. Pass the arrays it needs, not the cyclic container.
-    """  # noqa: E501
+      TypeError: jaxpurity: args holds a reference cycle: args[0][1] is args[0] again ...
+    """
+    if tree_problem(tree) is not None:
+        args, kwargs = tree if _is_call(tree) else (tree, {})
+        error = not_a_tree("jaxpurity", {"args": args, "kwargs": kwargs})
+        if error is not None:
+            raise error
+    return jax.tree_util.tree_flatten(tree)
+
+
+def _is_call(tree: Any) -> bool:
+    """Whether ``tree`` is a call's ``(args, kwargs)``."""
+    return type(tree) is tuple and len(tree) == 2 and type(tree[1]) is dict
+
+
+def leaves_of(value: Any) -> list[Any] | None:
+    """``jax.tree_util.tree_leaves(value)``; None for a value JAX cannot flatten (a reference
+    cycle, a tree too deep), which is walked first, as :func:`flatten_arguments` does.
+
+    Example:
+      >>> cycle = {"a": 1.0}
+      >>> cycle["self"] = cycle
+      >>> leaves_of({"a": 1.0, "b": [2]}), leaves_of(cycle)
+      ([1.0, 2], None)
+    """
+    if tree_problem(value) is not None:
+        return None
     try:
-        return jax.tree_util.tree_flatten(tree)
-    except (RecursionError, SystemError) as error:  # nanobind wraps the RecursionError
-        raise TypeError(
-            "jaxpurity: an argument holds a reference cycle (a list, dict or tuple that "
-            "contains itself, directly or deeper): JAX flattens arguments as pytrees, which "
-            "must be trees. Pass the arrays it needs, not the cyclic container."
-        ) from error
+        return jax.tree_util.tree_leaves(value)
+    except Exception:  # noqa: BLE001 - a node whose flatten raises: no leaves to read
+        return None
 
 
 class _Kept:
@@ -214,6 +244,11 @@ def array_leaves(tree: Any) -> list[Any]:
       >>> array_leaves({"w": jnp.ones(2), "name": "relu", "n": 3})
       [3, Array([1., 1.], dtype=float32)]
     """
+    if tree_problem(tree) is not None:  # walked first: see flatten_arguments
+        result = "the function's result"
+        error = not_a_tree("jaxpurity", {result: tree}, roots={result: "fn(...)"})
+        if error is not None:
+            raise error
     leaves = jax.tree_util.tree_leaves(tree, is_leaf=lambda x: isinstance(x, checkify.Error))
     return [x for x in leaves if is_traceable(x) or isinstance(x, Tracer)]
 
@@ -425,7 +460,7 @@ def trace_once(fn: Callable[..., Any], call: SplitCall) -> Traced:
         del static
         kept = {id(t) for t in returned}
         escaped = [t for t in made_inside() if id(t) not in kept]
-    return Traced(traced, escaped, returned, call)
+    return Traced(traced, escaped, returned, call, holders_of(escaped, [escaped, returned]))
 
 
 @dataclass
@@ -439,12 +474,15 @@ class Traced:
       returned: The tracers in the static data of what the call returned (a
         pytree's aux data, a static field): jit keeps them past the trace.
       call: The split call that was traced.
+      holders: The dicts and lists that hold the escaped tracers, to be emptied of tracers
+        when the check ends (:func:`jaxpurity.checks._process.empty`).
     """
 
     traced: Any
     escaped: list[Any]
     returned: list[Any]
     call: SplitCall
+    holders: list[Holder]
 
 
 _MAX_WALK = 10_000  # objects looked at for tracers in static data, so that a big one stays quick

@@ -14,13 +14,11 @@ import collections
 from dataclasses import dataclass
 from typing import Any
 
-import jax
-
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._naming import kind_of
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._snapshot import CODE, Record, shown
-from jaxpurity.checks._tracing import is_traceable
+from jaxpurity.checks._tracing import is_traceable, leaves_of
 
 __all__ = ["Watch", "watch_state"]
 
@@ -90,7 +88,7 @@ def _watch_value(watches: list[Watch], label: str, value: Any, kind: str) -> Non
     record = Record.of(value, label, "")
     # An object is watched through its __dict__ (one with __slots__ alone is not).
     if record is not None and record.kind in _CONTENTS:
-        if record.kind != "object" or hasattr(value, "__dict__"):
+        if record.kind != "object" or record.saved[0]:
             watches.append(Watch(kind, label, record))
 
 
@@ -99,7 +97,7 @@ def watch_state(call: BoundCall) -> list[Watch]:
     watches: list[Watch] = []
     for binding in call.bindings:
         value = binding.get()
-        if not isinstance(value, CODE):
+        if not issubclass(type(value), CODE):  # by type: a hostile __class__ may raise
             kind = f"{binding.scope}-assignment"
             watches.append(Watch(kind, binding.label, Record.bound(binding)))
             _watch_value(watches, binding.label, value, "container-mutation")
@@ -109,7 +107,7 @@ def watch_state(call: BoundCall) -> list[Watch]:
             label = f"the default value of argument `{name}` (shared by every call)"
             _watch_value(watches, label, value, "container-mutation")
             continue
-        for leaf in jax.tree_util.tree_leaves(value):
+        for leaf in leaves_of(value) or [value]:
             if not is_traceable(leaf):
                 _watch_value(watches, f"argument `{name}`", leaf, "argument-mutation")
     unique: dict[str, Watch] = {}

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -21,11 +20,13 @@ from typing import Any
 import numpy as np
 
 from jaxpurity._capture import printed
+from jaxpurity._introspect import wraps
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._copies import arrays_copied
 from jaxpurity.checks._outcomes import Outcome, run
+from jaxpurity.checks._process import Holder
 from jaxpurity.checks._restore import Restored, new_ref_arrays, random_generators
-from jaxpurity.checks._snapshot import Snapshot
+from jaxpurity.checks._snapshot import Snapshot, same_array
 
 __all__ = ["Effects", "Session"]
 
@@ -72,6 +73,7 @@ class Session:
       counts: How often the body ran, by stage (``"trace"``, ``"run"``).
       copy: Whether eager runs get copies of the caller's arrays (set once the trace shows
         a donating call).
+      holders: The dicts and lists that held a tracer that escaped the watched trace.
     """
 
     def __init__(self, call: BoundCall, scope: Snapshot) -> None:
@@ -82,11 +84,12 @@ class Session:
         self.refs = new_ref_arrays(call)
         self.restored: list[Restored] = [*self.rngs, *self.refs]
         self.counts = collections.Counter[str]()
+        self.holders: list[Holder] = []  # what held a leaked tracer: emptied when the check ends
         self.stage = "trace"
         self.copy = False
         body = call.body
 
-        @functools.wraps(body)
+        @wraps(body)
         def counted(*a: Any, **k: Any) -> Any:
             self.counts[self.stage] += 1
             return body(*a, **k)
@@ -125,7 +128,7 @@ class Session:
                 items = _ITEMS.match(change.after)
                 found.changed[change.path] = int(items.group(1)) if items else None
             for r, value in refs:  # a Ref's contents change in place
-                if not np.array_equal(np.asarray(r.get()), value, equal_nan=True):
+                if not same_array(np.asarray(r.get()), value):
                     found.changed[r.label] = None
         finally:
             before.restore()

@@ -18,15 +18,14 @@ import typing
 from collections.abc import Collection
 from typing import Any
 
-import jax
-
 from jaxpurity._introspect import is_user_code
 from jaxpurity._jax_compat import jit_static_argument_names
 from jaxpurity._pages import page
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._problems import Kind, Problem
-from jaxpurity.checks._tracing import is_traceable
+from jaxpurity.checks._tracing import is_traceable, leaves_of
 from jaxpurity.checks.probes.evidence import Evidence
+from jaxpurity.linter._finding import UNPARSABLE
 from jaxpurity.linter._lint import lint_traced
 from jaxpurity.linter._rules import rule
 
@@ -74,6 +73,8 @@ def static_evidence(call: BoundCall, seen: Collection[str]) -> Evidence:
     static = [name for name in _parameters(fn) if name not in traced]
     line, name = fn.__code__.co_firstlineno, fn.__name__
     for finding in lint_traced(text, path, line, name, static):
+        if finding.code == UNPARSABLE:
+            return found  # a module lint cannot read says nothing of the function
         rule_name = rule(finding.code).name
         kind = typing.cast(Kind, rule_name) if rule_name in KINDS else KIND_OF_RULE.get(rule_name)
         if kind is None or kind in seen or not any(a <= finding.line <= b for a, b in spans):
@@ -87,22 +88,22 @@ def static_evidence(call: BoundCall, seen: Collection[str]) -> Evidence:
 def _source(fn: types.FunctionType) -> tuple[str, str] | None:
     """The file ``fn`` was defined in, and its text; None where there is none to read."""
     try:
-        path = inspect.getsourcefile(fn)
+        path = inspect.getsourcefile(fn.__code__)  # its code: __wrapped__ is not followed
         if path is None or not os.path.isfile(path):
             return None
         with open(path, encoding="utf-8") as file:
             return path, file.read()
-    except (OSError, TypeError, UnicodeDecodeError):
+    except (OSError, TypeError, ValueError):  # ValueError: UnicodeDecodeError among them
         return None
 
 
 def _span(fn: types.FunctionType, path: str) -> tuple[int, int] | None:
     """The first and last lines of ``fn``'s source, where it is in the file ``path``."""
     try:
-        if inspect.getsourcefile(fn) != path:
+        if inspect.getsourcefile(fn.__code__) != path:
             return None
-        lines, first = inspect.getsourcelines(fn)
-    except (OSError, TypeError):
+        lines, first = inspect.getsourcelines(fn.__code__)
+    except (OSError, TypeError, ValueError):
         return None
     return first, first + len(lines) - 1
 
@@ -110,7 +111,7 @@ def _span(fn: types.FunctionType, path: str) -> tuple[int, int] | None:
 def _parameters(fn: types.FunctionType) -> list[str]:
     try:
         return list(inspect.signature(fn, follow_wrapped=False).parameters)
-    except (TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - no signature, or one a hostile __getattr__ breaks
         return []
 
 
@@ -119,7 +120,7 @@ def _traced_parameters(call: BoundCall) -> set[str]:
     binds, which the body holds), holding an array or a number, and not static."""
     try:
         bound = inspect.signature(call.body).bind_partial(*call.args, **call.kwargs)
-    except (TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - no signature, or one a hostile __getattr__ breaks
         return set()
     kept = jit_static_argument_names(call.jitted) if call.jitted is not None else None
     return {n for n, v in bound.arguments.items() if n not in (kept or ()) and _traced(v)}
@@ -127,8 +128,4 @@ def _traced_parameters(call: BoundCall) -> set[str]:
 
 def _traced(value: Any) -> bool:
     """Whether jit traces an argument holding ``value``: it holds an array or a number."""
-    try:
-        leaves = jax.tree_util.tree_leaves(value)
-    except Exception:  # noqa: BLE001 - a pytree that cannot be flattened is passed whole
-        return False
-    return any(is_traceable(leaf) for leaf in leaves)
+    return any(is_traceable(leaf) for leaf in leaves_of(value) or [])

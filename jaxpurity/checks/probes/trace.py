@@ -74,9 +74,10 @@ def watched_trace(session: Session) -> Trace | RaisedWhileTraced:
     reads = settings_read(call)
     with this_thread_output() as trace_output, outside_reads() as outside:
         try:
-            program, split, leaks = trace_finding_leaks(call, session.counted)
+            program, split, leaks, holders = trace_finding_leaks(call, session.counted)
         except RaisedWhileTraced as raised:  # the user's bug: evidence, not a crash
             return raised
+    session.holders += holders  # emptied of tracers when the check ends
     found = Trace(program=program, split=split, leaks=leaks, printed=trace_output.text)
     found.add(*(problem(leak_template(leak), leak=leak) for leak in leaks))
     for w in watches:
