@@ -10,6 +10,8 @@ versions it was seen on; ``tests/test_jax_compat.py`` checks it on every tested 
 from __future__ import annotations
 
 __all__ = [
+    "AD_SENSITIVE_PREFIX",
+    "AD_SENSITIVE_PRIMITIVES",
     "CONSUMING_PRIMITIVES",
     "GRAD_VMAP",
     "HOST_CALLBACK_PRIMITIVES",
@@ -78,6 +80,15 @@ CONSUMING_PRIMITIVES = frozenset({"random_bits", "random_split"})
 HOST_CALLBACK_PRIMITIVES = frozenset(
     {"debug_callback", "debug_print", "pure_callback", "io_callback"}
 )
+
+#: What differentiation can treat otherwise than the eager run, besides the callbacks: a
+#: ``while`` loop (no reverse mode), ``jax.checkpoint`` (run again in the backward pass), a
+#: rule of the user's (``custom_jvp_call``, ``custom_vjp_call``, ... : the prefix), and the
+#: operations of a Ref (seen on 0.4.35 and 0.12.0.1; ``get``/``swap``/``addupdate``).
+AD_SENSITIVE_PRIMITIVES = frozenset(
+    {"while", *REMAT_PRIMITIVES, "get", "swap", "addupdate", "new_ref", "mutable_array"}
+)
+AD_SENSITIVE_PREFIX = "custom_"
 
 #: The transformations whose tracers leak out of a loop body.
 LOOPS = frozenset({"scan", "while_loop", "fori_loop"})

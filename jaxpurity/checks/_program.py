@@ -19,6 +19,8 @@ import jax
 
 from jaxpurity._jax_compat import jaxprs_in, user_callback_name
 from jaxpurity._jax_names import (
+    AD_SENSITIVE_PREFIX,
+    AD_SENSITIVE_PRIMITIVES,
     CONSUMING_PRIMITIVES,
     HOST_CALLBACK_PRIMITIVES,
     LOOP_PRIMITIVES,
@@ -32,6 +34,7 @@ __all__ = [
     "PURE_CALLBACKS",
     "debug_callbacks_in_loops",
     "calls_host",
+    "differentiation_may_differ",
     "debug_callbacks_in_remat",
     "constant_keys_consumed",
     "donates",
@@ -188,3 +191,17 @@ def _consumed(jaxpr: Any, keys: set[int], depth: int = 0) -> set[int]:
                 }
                 found.update(by_inner[i] for i in _consumed(inner, set(by_inner), depth + 1))
     return found
+
+
+def differentiation_may_differ(program: Any) -> bool:
+    """Whether ``program`` holds what differentiation can treat otherwise than the eager run:
+    a callback, a ``while`` loop, a ``jax.checkpoint``, a derivative rule of the user's, a
+    Ref. A program of JAX's other primitives differentiates as it runs: ``vjp`` of it returns
+    what the eager run returns, and raises nowhere the eager run does not."""
+    for eqn in _equations(program):
+        name = eqn.primitive.name
+        if name in HOST_CALLBACKS or name in AD_SENSITIVE_PRIMITIVES:
+            return True
+        if name.startswith(AD_SENSITIVE_PREFIX):
+            return True
+    return False

@@ -37,8 +37,11 @@ def check_pure(fn: Callable[P, Any], /, *args: P.args, **kwargs: P.kwargs) -> Pu
     it traces ``fn`` once with :func:`jax.jit` and watches what the trace
     does; calls it eagerly, under a fresh :func:`jax.jit` (twice) and
     through your jit cache, and compares the results; runs it under
-    :func:`jax.vmap` and :func:`jax.vjp` against the eager call; and, where it
-    draws random numbers, traces it with JAX's key-reuse checker on.
+    :func:`jax.vmap`, and under :func:`jax.vjp` where it holds what
+    differentiation treats otherwise (a callback, a while loop, a checkpoint, a
+    derivative rule of your own, a Ref), against the eager call; where it draws
+    random numbers, traces it with JAX's key-reuse checker on; and reads its
+    module with :func:`jaxpurity.lint` (its findings are warnings).
     ``fn`` is called as :func:`jax.jit` calls it: its pytree arguments (and
     ``self``, for a method decorated with ``jax.jit``) are flattened and
     rebuilt, and a jit wrapper's static arguments are kept whole. When the

@@ -22,7 +22,7 @@ from jaxpurity._jax_compat import is_ref
 from jaxpurity.checks._copies import arrays_copied
 from jaxpurity.checks._outcomes import Outcome, agree
 from jaxpurity.checks._problems import Problem, mode_mismatch, problem
-from jaxpurity.checks._program import calls_host
+from jaxpurity.checks._program import calls_host, differentiation_may_differ
 from jaxpurity.checks.probes.evidence import Evidence
 from jaxpurity.checks.probes.runs import Runs
 from jaxpurity.checks.probes.session import Effects, Session
@@ -35,6 +35,8 @@ def under_transformations(session: Session, trace: Trace, runs: Runs) -> Evidenc
     """Run the function under ``vmap`` and under ``vjp`` and say where each differs from its
     eager run.
 
+    ``vjp`` runs only where the program holds what differentiation can treat otherwise
+    (:func:`jaxpurity.checks._program.differentiation_may_differ`).
     Where the program calls back to Python (or reaches a Ref), what a run does besides
     returning is compared too: each transformed run is held to an eager run of its own,
     from the same state, and ``vjp``'s pullback runs as well (a backward pass may call back
@@ -75,6 +77,8 @@ def under_transformations(session: Session, trace: Trace, runs: Runs) -> Evidenc
         ("jax.vmap", lambda: _batched(session, called, leaves), True),
         ("jax.vjp", lambda: _differentiated(session, called, leaves, eager, effectful), not said),
     ]
+    if not (effectful or differentiation_may_differ(trace.program.jaxpr)):
+        modes.pop()  # JAX's own primitives alone: vjp runs as the eager run does
     for mode, transformed, effects_compared in modes:
         with session.effects() as effects, arrays_copied(session.call, session.copy):
             outcome = transformed()
