@@ -289,20 +289,18 @@ assert stateful_results == [2.0, 4.0, 6.0], stateful_results
 assert int(stepper.state) == 3 and stepper.trace_count == 1, stepper
 
 # %%
-# It is a driver for Python code, such as a training loop. Inside a jitted
-# function it would keep a tracer, so it refuses, and says to call the pure
-# step there:
+# It is a driver for Python code, such as a training loop. Inside a jitted function it
+# would keep a tracer, so it refuses, and says to call the pure step there:
 
 with jaxpurity.raises(TypeError, match="inside a JAX transformation"):
     jax.jit(stepper)(x)
 
 # %%
-# :doc:`../tools/let_jaxpurity_find_it` hands ``step`` to
-# :func:`jaxpurity.check_pure`, which names the global and the stale result,
-# and finds tracers stored as ``scale`` stores one. On the fixes it reports
-# a ``global-assignment`` for the counter of traces in ``ref_step``, there
-# only to show them, and warns that ``ref_step`` raises under vmap, as shown
-# above; and a ``mode-mismatch`` for ``stepper``, which runs eagerly but
+# :doc:`../tools/let_jaxpurity_find_it` hands ``step`` to :func:`jaxpurity.check_pure`,
+# which names the global and the stale result, and finds tracers stored as ``scale``
+# stores one. On the fixes it reports a ``global-assignment`` for the counter of traces
+# in ``ref_step``, there only to show them, and warns that ``ref_step`` raises under
+# vmap, as shown above; and a ``mode-mismatch`` for ``stepper``, which runs eagerly but
 # refuses jit.
 
 # sphinx_gallery_start_ignore
@@ -312,10 +310,7 @@ FIXES = {
     "pure_step": {"args": (jnp.int32(0), x), "wrt": 1},
     "scale_with_trace": {"args": (1.0,)},
     "ref_step": {
-        "check_pure": {
-            "global-assignment": "for the counter of traces in ``ref_step``",
-            "mode-mismatch": "``ref_step`` raises under vmap",
-        },
+        "check_pure": {"global-assignment": "counter of traces", "mode-mismatch": "under vmap"},
         "needs": "jax.new_ref",
         "args": lambda: (jax.new_ref(jnp.int32(0)), x),
         "wrt": 1,
