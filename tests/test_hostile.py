@@ -32,6 +32,7 @@ import pytest
 from jax import lax
 
 import jaxpurity
+from jaxpurity._trees import JAX_DEPTH
 
 KEY = jax.random.key(0)
 
@@ -683,8 +684,8 @@ def _cyclic() -> list[Any]:
     return cycle
 
 
-#: Deeper than JAX flattens pytrees (about 1,500 levels on Python 3.12, 1,000 before).
-TOO_DEEP = 5_000
+#: Deeper than JAX flattens pytrees on this Python (jaxpurity._trees.JAX_DEPTH).
+TOO_DEEP = 2 * JAX_DEPTH
 
 
 def _nested(depth: int, leaf: Any = 1.0) -> list[Any]:

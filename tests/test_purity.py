@@ -1080,7 +1080,22 @@ def test_debug_print_in_a_loop_and_a_callback_outside_one_give_no_warning(where:
             return jnp.sin(x)
 
     report = jaxpurity.check_pure(fn, 1.0)
+    if where == "debug.print in the loop" and _lines_printed_under_grad(fn) != 5:
+        # JAX 0.4.35 prints nothing from a debug.print in a scan body under grad: then the
+        # warning is true, and it says so.
+        [warning] = report.warnings
+        assert warning.kind == "callback-count", str(report)
+        assert "under jax.vjp it printed 0 line(s)" in warning.message
+        return
     assert report.ok and not report.warnings, str(report)
+
+
+def _lines_printed_under_grad(fn: Callable[[float], jax.Array]) -> int:
+    """What plain JAX prints from ``fn`` under ``jax.grad``."""
+    with jaxpurity.printed(echo=False) as out:
+        jax.block_until_ready(jax.grad(fn)(1.0))
+        jax.effects_barrier()
+    return len(out.text.splitlines())
 
 
 def test_a_donated_argument_is_a_warning_and_the_callers_array_stays_alive() -> None:

@@ -12,6 +12,7 @@ import pytest
 import jaxpurity
 from jaxpurity import RetraceError, count_traces
 from jaxpurity._leaftypes import describe_leaf
+from jaxpurity._trees import JAX_DEPTH
 from jaxpurity.checks import _traces as traces_module
 
 
@@ -269,9 +270,9 @@ def test_retrace_error_of_a_static_flag_does_not_suggest_an_array() -> None:
 
 
 def _too_deep() -> list[Any]:
-    """Lists nested deeper than JAX flattens (about 1,500 levels on Python 3.12)."""
+    """Lists nested deeper than JAX flattens on this Python (JAX_DEPTH)."""
     tree: list[Any] = [jnp.ones(2)]
-    for _ in range(5_000):
+    for _ in range(2 * JAX_DEPTH):
         tree = [tree]
     return tree
 

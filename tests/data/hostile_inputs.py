@@ -49,10 +49,12 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from jaxpurity._trees import JAX_DEPTH
+
 #: The prefix of every folder that holds a user module or file made by ``build()``.
 USER_DIR_PREFIX = "jaxpurity-hostile-"
-#: How deep the deeply nested containers go.
-DEEP = 5_000
+#: How deep the deeply nested containers go: past what JAX flattens on this Python.
+DEEP = 2 * JAX_DEPTH
 #: What a clear error about a deep (acyclic) input must not say.
 _DEEP_CYCLE = "reference cycle"
 
