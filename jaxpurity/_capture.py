@@ -186,10 +186,8 @@ def raises(
     Args:
       exc_type: The exception class (or a tuple of classes) expected.
       match: A regular expression searched (``re.search``) in ``str(error)``.
-        Python's :mod:`re` runs it as it is: a pattern with nested repeats,
-        such as ``(a+)+$``, can take time exponential in the message's length,
-        and nothing here stops it; write a plain pattern, or
-        ``re.escape(text)`` to find a text as it is.
+        A pattern with nested repeats (``(a+)+$``) can take exponential time,
+        and nothing stops it: use ``re.escape(text)`` to find a text as it is.
 
     Yields:
       An :class:`ExceptionInfo` whose ``value`` is the caught exception.

@@ -69,13 +69,8 @@ class Problem:
     """One impurity that :func:`check_pure` found.
 
     Attributes:
-      kind: A short name: ``"leaked-tracer"``, ``"global-assignment"``,
-        ``"closure-assignment"``, ``"container-mutation"``,
-        ``"argument-mutation"``, ``"trace-time-print"``,
-        ``"frozen-randomness"``, ``"jit-eager-mismatch"``, ``"stale-result"``,
-        ``"lost-mutation"``, ``"remat-mutation"``, ``"dropped-callback"``,
-        ``"trace-time-read"``, ``"trace-error"``, ``"mode-mismatch"``,
-        ``"callback-count"``, ``"key-reuse"`` or ``"hidden-state"``.
+      kind: A short name, such as ``"global-assignment"``; :func:`check_pure` lists
+        them all, with what each means.
       message: What happened and how to fix it, in plain words.
       page: The site path of the gallery page that explains it.
       severity: ``"error"``: it is wrong now; ``"warning"``: it goes wrong when

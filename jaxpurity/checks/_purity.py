@@ -33,93 +33,50 @@ P = ParamSpec("P")
 def check_pure(fn: Callable[P, Any], /, *args: P.args, **kwargs: P.kwargs) -> PurityReport:
     """Check ``fn(*args, **kwargs)`` for impurities that ``jit``, ``grad`` and ``vmap`` trip over.
 
-    It runs ``fn`` through a pipeline of probes (``jaxpurity/checks/probes/``):
-    it traces ``fn`` once with :func:`jax.jit` and watches what the trace
-    does; calls it eagerly, under a fresh :func:`jax.jit` (twice) and
-    through your jit cache, and compares the results; runs it under
-    :func:`jax.vmap`, and under :func:`jax.vjp` where it holds what
-    differentiation treats otherwise (a callback, a while loop, a checkpoint, a
-    derivative rule of your own, a Ref), against the eager call; where it draws
-    random numbers, traces it with JAX's key-reuse checker on; and reads its
-    module with :func:`jaxpurity.lint` (its findings are warnings).
-    ``fn`` is called as :func:`jax.jit` calls it: its pytree arguments (and
-    ``self``, for a method decorated with ``jax.jit``) are flattened and
-    rebuilt, and a jit wrapper's static arguments are kept whole. When the
-    check ends, everything ``fn`` can reach is as it was, with no tracer left
-    in it, and none of your arrays deleted (a donating call inside ``fn`` is
-    given copies).
+    It traces ``fn`` once with :func:`jax.jit` and watches what the trace does; runs it
+    eagerly, under fresh jits and through your jit cache, and compares; runs it under
+    :func:`jax.vmap`, and under :func:`jax.vjp` where differentiation may differ (a
+    callback, a while loop, a checkpoint, a custom derivative, a Ref); traces it with
+    JAX's key-reuse checker where it draws random numbers; and reads its module with
+    :func:`jaxpurity.lint` (whose findings are warnings). ``fn`` gets its arguments as
+    :func:`jax.jit` gives them (pytrees rebuilt, a jit wrapper's static arguments kept
+    whole). When the check ends, everything ``fn`` can reach is as it was, with no
+    tracer in it and none of your arrays deleted.
 
-    The problems it finds (:attr:`Problem.kind`), each with its fix and the
-    page that explains it:
+    The problems it finds (:attr:`Problem.kind`), each with its fix and its page:
 
     * ``"leaked-tracer"``: a tracer stored where it outlives the trace
-      (:func:`find_leaks`), with the page for where it came from; or, where
-      that finds none, a leak that JAX's own checker sees in the eager run
-      (``jax.checking_leaks()``: a list local to ``fn`` that an inner jit
-      function appends to, say). JAX 0.10.2 and newer only: on older JAX, a
-      function whose trace JAX's checker saw leak is traced anew at every
-      later call, and the check could not undo that.
-    * ``"global-assignment"``, ``"closure-assignment"``: a global or closure
-      variable rebound while tracing.
-    * ``"container-mutation"``, ``"argument-mutation"``: a list, dict, set
-      or object held in a global or closure, or an argument's attribute,
-      changed while tracing.
-    * ``"trace-time-print"``: ``print`` while tracing: once per trace, not
-      once per call; or a tracer formatted into a string that the compiled
-      program prints (an f-string given to ``jax.debug.print``).
-    * ``"frozen-randomness"``: numbers drawn from ``numpy.random``,
-      ``random`` or a generator ``fn`` holds: jit bakes them in.
-    * ``"jit-eager-mismatch"``: ``jax.jit(fn)`` and ``fn`` disagree on the
-      same inputs.
-    * ``"stale-result"``: the program compiled from the first trace, or the
-      one a jit wrapper ``fn`` answers from its cache, disagrees with a fresh
-      trace now (not compared when ``fn`` draws random numbers while traced).
-      Only what is stale at the time of the check can be seen, so check where
-      settings change. Neither is compared when ``fn`` calls
-      :func:`jax.experimental.io_callback`, whose answers change by design.
-    * ``"lost-mutation"``: a change to an argument that only the eager run
-      makes (``d["count"] += 1``): jit works on rebuilt pytrees.
-    * ``"remat-mutation"``: a function under ``jax.checkpoint`` (remat)
-      that stores a value in a list or dict of its caller: it stores a tracer
-      of the checkpoint's own trace, even without jit. Seen by JAX's leak
-      checker, so JAX 0.10.2 and newer only, as above.
-    * ``"dropped-callback"``: a ``pure_callback`` whose result nothing uses:
-      jit may remove it as dead code.
+      (:func:`find_leaks`), or a leak JAX's own checker sees in the eager run (JAX 0.10.2
+      and newer).
+    * ``"global-assignment"``, ``"closure-assignment"``: a variable rebound while tracing.
+    * ``"container-mutation"``, ``"argument-mutation"``: a list, dict, set or object held
+      in a global, a closure or an argument, changed while tracing.
+    * ``"trace-time-print"``: ``print`` while tracing, or a tracer formatted into the text
+      of ``jax.debug.print``.
+    * ``"frozen-randomness"``: ``numpy.random``, ``random`` or a held generator: jit bakes
+      the numbers in.
+    * ``"jit-eager-mismatch"``: ``jax.jit(fn)`` and ``fn`` disagree on the same inputs.
+    * ``"stale-result"``: the compiled program (or a jit wrapper's cache) disagrees with a
+      fresh trace now; only what is stale at the time of the check can be seen.
+    * ``"lost-mutation"``: a change to an argument that only the eager run makes.
+    * ``"remat-mutation"``: a function under ``jax.checkpoint`` that stores a value in
+      its caller's list or dict (JAX 0.10.2 and newer).
+    * ``"dropped-callback"``: a ``pure_callback`` whose result nothing uses.
     * ``"trace-time-read"``: the clock read while tracing.
-    * ``"mode-mismatch"``: ``fn`` runs eagerly but ``jax.jit(fn)`` raises (a
-      ``TracerBoolConversionError``, say: nothing else can be checked until it
-      traces), or the reverse; the page is the one :func:`jaxpurity.explain`
-      gives the error (``"leaked-tracer"`` for JAX's UnexpectedTracerError).
-    * ``"trace-error"``: ``fn`` raised while it was traced, and raises when
-      run eagerly too: it is broken whatever the mode.
-    * ``"key-reuse"``: a jax.random key used twice, as JAX's key-reuse
-      checker (``jax.debug_key_reuse``) sees (a raw ``PRNGKey`` among the
-      arguments is followed as the typed key it holds); or a typed key ``fn``
-      closes over and draws from, so that every call draws the same numbers.
+    * ``"mode-mismatch"``: ``fn`` runs eagerly but ``jax.jit(fn)`` raises, or the
+      reverse; the page is the one :func:`jaxpurity.explain` gives the error.
+    * ``"trace-error"``: ``fn`` raises traced and eagerly alike.
+    * ``"key-reuse"``: a jax.random key used twice (``jax.debug_key_reuse``), or a key
+      ``fn`` closes over, so every call draws the same numbers.
 
-    It warns (:attr:`PurityReport.warnings`) about what goes wrong once
-    something changes: a global, closure variable or environment variable
-    read while tracing, which jit bakes in (``"trace-time-read"``); an
-    attribute read off a static argument, which jit keeps as a cache key
-    (``"stale-result"``); a ``jax.debug.callback`` in a loop body, which
-    under ``grad`` JAX may move out of the loop, or in a ``jax.checkpoint``,
-    which ``grad`` runs twice (``"dropped-callback"``); an argument that a jit
-    wrapper ``fn`` donates, which each call deletes (``"argument-mutation"``);
-    a mode that raises where the eager call returns (``"mode-mismatch"``: under
-    :func:`jax.vmap` a write to a Ref that is not batched, under
-    :func:`jax.vjp` a callback with no derivative), or returns other values;
-    a mode that does other things than the eager call (``"callback-count"``:
-    under ``vmap`` a ``cond`` whose batched predicate runs both branches and
-    their prints, under ``grad`` a checkpointed callback run twice); a second
-    call of one compiled program that answers differently, or a Ref ``fn``
-    reads without taking it (``"hidden-state"``), or writes
-    (``"container-mutation"``).
-
-    Only the state ``fn`` reaches in one step is watched: the globals its
-    code names, its closure variables and what they hold, and the attributes
-    of its non-array arguments. What the check costs, and how it puts
-    everything back and keeps no memory, is in the project's
-    ``CONTRIBUTING.md``: "How check_pure keeps out of the way".
+    Its warnings (:attr:`PurityReport.warnings`) say what goes wrong once something changes,
+    or in another mode, with the same kinds: a variable read while tracing, an attribute of
+    a static argument, a ``jax.debug.callback`` in a loop or a checkpoint, an argument a jit
+    wrapper donates, ``vmap`` or ``vjp`` raising or doing other things
+    (``"callback-count"``), a second call of one program answering otherwise or a Ref read
+    without being passed (``"hidden-state"``). Only what ``fn`` reaches in one step is
+    watched: the globals it names, its closure, its arguments' attributes. How the check
+    puts everything back: ``CONTRIBUTING.md``, "How check_pure keeps out of the way".
 
     Args:
       fn: The function to check, or a :func:`jax.jit` of it (looked through),

@@ -88,11 +88,9 @@ def lint(
     globals and outer containers changed, ``self`` assigned, NumPy randomness,
     ``print`` of a tracer, Python ``if`` on a traced value, and more
     (``jaxpurity lint --explain`` lists every rule, and what each cannot see).
-    Nothing is reported inside ``with pytest.raises(...)``, ``self.assertRaises(...)``
-    (and its ``Regex`` kin) or ``np.testing.assert_raises(...)``: code that a test
-    expects to fail. A file that cannot be read or parsed is one ``JP000`` finding that
-    says why; anything under a folder that is not a regular file (a FIFO, a socket, a
-    symlink loop) is skipped, with a warning.
+    Code a test expects to fail (under ``pytest.raises``, ``assertRaises`` and its kin) is
+    not reported. A file that cannot be read or parsed is one ``JP000`` finding that says
+    why; what is not a regular file (a FIFO, a symlink loop) is skipped, with a warning.
 
     Args:
       *paths: Files and folders to check (folders recursively, without hidden folders and
@@ -117,9 +115,8 @@ def lint(
 
     Raises:
       FileNotFoundError: A path does not exist.
-      TypeError: ``select``, ``ignore`` or ``wrappers`` is not a list of strings (a
-        string, None, or a list holding something else), a path is not a str or a
-        path, or ``source`` is neither str nor bytes.
+      TypeError: ``select``, ``ignore`` or ``wrappers`` is not a list of strings, a
+        path is not a str or a path, or ``source`` is neither str nor bytes.
       ValueError: A code or prefix matches no rule, both or neither of ``paths`` and
         ``source`` are given, or a configuration is invalid.
 
