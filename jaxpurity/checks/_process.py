@@ -98,12 +98,15 @@ def holders_of(tracers: list[Any], ours: list[Any]) -> list[Holder]:
     made = {id(t) for t in tracers}
     skipped = (types.FrameType, types.CellType, tuple)  # reached through what holds them
     found: dict[int, Holder] = {}
-    for tracer in tracers:
-        for holder in gc.get_referrers(tracer):
-            if id(holder) in mine or id(holder) in found or issubclass(type(holder), skipped):
-                continue
-            before = {id(v) for v in _held(holder) if _is_tracer(v) and id(v) not in made}
-            found[id(holder)] = Holder(holder, frozenset(before))
+    if not tracers:
+        return []
+    holders = gc.get_referrers(*tracers)  # one scan of the heap for them all
+    mine.add(id(holders))
+    for holder in holders:
+        if id(holder) in mine or id(holder) in found or issubclass(type(holder), skipped):
+            continue
+        before = {id(v) for v in _held(holder) if _is_tracer(v) and id(v) not in made}
+        found[id(holder)] = Holder(holder, frozenset(before))
     return list(found.values())
 
 
