@@ -11,6 +11,7 @@ a run already showed is left out: the run's report says more.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import types
@@ -25,7 +26,7 @@ from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._problems import Kind, Problem
 from jaxpurity.checks._tracing import is_traceable, leaves_of
 from jaxpurity.checks.probes.evidence import Evidence
-from jaxpurity.linter._finding import UNPARSABLE
+from jaxpurity.linter._finding import UNPARSABLE, Finding
 from jaxpurity.linter._lint import lint_traced
 from jaxpurity.linter._rules import rule
 
@@ -72,7 +73,7 @@ def static_evidence(call: BoundCall, seen: Collection[str]) -> Evidence:
     traced = _traced_parameters(call)
     static = [name for name in _parameters(fn) if name not in traced]
     line, name = fn.__code__.co_firstlineno, fn.__name__
-    for finding in lint_traced(text, path, line, name, static):
+    for finding in _lint_traced(text, path, line, name, tuple(static)):
         if finding.code == UNPARSABLE:
             return found  # a module lint cannot read says nothing of the function
         rule_name = rule(finding.code).name
@@ -83,6 +84,16 @@ def static_evidence(call: BoundCall, seen: Collection[str]) -> Evidence:
         message = f"jaxpurity lint reads at {where}: {finding.message} ({finding.code})."
         found.add(Problem(kind, message, page(rule(finding.code).topic), "warning"))
     return found
+
+
+@functools.lru_cache(maxsize=16)
+def _lint_traced(
+    text: str, path: str, line: int, name: str, static: tuple[str, ...]
+) -> tuple[Finding, ...]:
+    """:func:`lint_traced`, kept for the last few functions checked: a function checked
+    again is read once. The module's text is part of the key: an edited module is read
+    again."""
+    return tuple(lint_traced(text, path, line, name, static))
 
 
 def _source(fn: types.FunctionType) -> tuple[str, str] | None:
