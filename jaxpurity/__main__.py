@@ -22,6 +22,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from jaxpurity import __version__
 from jaxpurity._languages import LANGUAGES, from_locale, language
 from jaxpurity.linter._report import FORMATS
 
@@ -45,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
         prog=_prog(),
         description="Tools for impure functions and leaked tracers in JAX.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     explain_cmd = commands.add_parser(
         "explain",

@@ -1468,6 +1468,13 @@ def test_cli_help_describes_explain(
     assert "explain" in capsys.readouterr().out
 
 
+def test_cli_prints_its_version(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    assert _main_exit_code(["--version"], "", monkeypatch) == 0
+    assert capsys.readouterr().out == f"python -m jaxpurity {jaxpurity.__version__}\n"
+
+
 @pytest.mark.parametrize("how", ["path", "--file"])
 def test_cli_reads_the_error_from_a_file(how: str, tmp_path: pathlib.Path) -> None:
     exc = _raised("python_if")
