@@ -105,7 +105,18 @@ class PurityReport:
       runs: How many times it ran eagerly (without a trace).
       warnings: The problems that go wrong only when something changes
         (severity ``"warning"``): Python values read at trace time.
-    """
+
+    A report has no truth value: ``if report:`` could mean "it is pure" as well as "it
+    found something", so it raises a TypeError; ask ``report.ok``.
+
+    Example:
+      >>> report = PurityReport("f")
+      >>> report.ok
+      True
+      >>> bool(report)
+      Traceback (most recent call last):
+      TypeError: a PurityReport has no truth value: `if report:` could mean 'it is pure' or 'it found something'; use report.ok (True when no problem was found) or report.problems
+    """  # noqa: E501
 
     function: str
     problems: list[Problem] = field(default_factory=list)
@@ -117,6 +128,13 @@ class PurityReport:
     def ok(self) -> bool:
         """True when no problem was found (warnings aside)."""
         return not self.problems
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "a PurityReport has no truth value: `if report:` could mean 'it is pure' or "
+            "'it found something'; use report.ok (True when no problem was found) or "
+            "report.problems"
+        )
 
     def __str__(self) -> str:
         ran = f"traced {self.traces} times, run eagerly {self.runs} time(s)"
