@@ -7,6 +7,8 @@ page covers it; ``unrelated`` when it is not about impure code or tracers at all
     python scorers/explain.py                     # the scores on the development corpus
     python scorers/explain.py --corpus heldout    # on the held-out corpus
     python scorers/explain.py --misses            # and every case explain gets wrong
+    python scorers/explain.py --file tests/data/heldout/pasted_errors_issue39_heldout.json
+                                                  # one corpus file alone (a collection's half)
 
 The development corpus (tests/data/pasted_errors_*.json) is what explain's knowledge was
 checked against while it was written. The held-out corpus (tests/data/heldout/) was collected
@@ -47,8 +49,13 @@ def load_corpus(name: str = "dev") -> list[dict]:
     """Every case of the corpus ``name`` (``"dev"`` or ``"heldout"``), in file order."""
     cases = []
     for path in sorted(DATA.glob(CORPORA[name])):
-        cases += json.loads(path.read_text(encoding="utf-8"))
+        cases += load_file(path)
     return cases
+
+
+def load_file(path: str | Path) -> list[dict]:
+    """The cases of one corpus file, such as one half of a collection."""
+    return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
 def score(cases: list[dict]) -> dict:
@@ -70,8 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list the cases explain gets wrong")
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="dev")
+    parser.add_argument("--file", help="score one corpus file alone instead (a path)")
     args = parser.parse_args(argv)
-    cases = load_corpus(args.corpus)
+    cases = load_file(args.file) if args.file else load_corpus(args.corpus)
+    label = Path(args.file).name if args.file else f"{args.corpus} corpus"
     start = time.perf_counter()
     groups = score(cases)
     seconds = time.perf_counter() - start
@@ -84,9 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     also = sum(not ok and c["expected_topic"] in e.see_also for c, e, ok in in_scope)
     recognised = sum(e.recognised for _, e, _ in in_scope)
     false_alarms = sum(not ok for _, _, ok in unrelated)
-    print(f"{args.corpus} corpus: {len(cases)} real pasted errors ({seconds:.2f} s for all)")
+    print(f"{label}: {len(cases)} real pasted errors ({seconds:.2f} s for all)")
     print(
-        f"in scope: {right}/{len(in_scope)} right page ({right / len(in_scope):.0%}), "
+        f"in scope: {right}/{len(in_scope)} right page ({right / max(len(in_scope), 1):.0%}), "
         f"{recognised}/{len(in_scope)} recognised"
     )
     print(f"  and {also} more with their page under 'See also' ({right + also}/{len(in_scope)})")
