@@ -7,6 +7,8 @@
   shapes, dtypes, weak types and values.
 * ``x64`` (fixture): the test runs with 64-bit types on (``float64`` stays ``float64``).
 * ``docs/sphinxext`` is put on the import path, for the tests of the docs build's extensions.
+* ``slow`` marker: the corpora, the memory tests and the fix matrix (tests/lane.py runs them apart).
+* On an accelerator, each test waits for its callbacks, and the processes tests start use the CPU.
 * ``gpu`` marker: a test marked ``@pytest.mark.gpu`` runs where JAX sees a GPU and
   is skipped elsewhere; the ``gpu_devices`` fixture lists the GPUs.
 * A run whose ``JAX_PLATFORMS`` leaves out ``cpu`` stops before collecting, saying why
@@ -58,6 +60,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "gpu: needs a GPU; skipped where jax.devices('gpu') finds none"
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: the corpora, the memory tests, the fix matrix; the backend lane (tests/lane.py) "
+        "runs them apart, in a call of their own",
+    )
+    # One program at a time may hold a TPU chip, and this one does: the Pythons that tests
+    # start (a script, a kernel, a process of its own to measure memory) run on the CPU.
+    if jax.default_backend() != "cpu":
+        os.environ["JAX_PLATFORMS"] = "cpu"
 
 
 # Doctests that show what only newer Pythons have: BaseException.add_note is Python 3.11+.
@@ -87,6 +98,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _callbacks_done_within_the_test() -> Iterator[None]:
+    """On an accelerator a test's ``jax.debug.print`` may run after the test returned,
+    and land in pytest's report outside any test's capture: wait for it inside."""
+    yield
+    if jax.default_backend() != "cpu":
+        jax.effects_barrier()
 
 
 @pytest.fixture

@@ -28,6 +28,9 @@ does not apply, and why: ``{"grad": "its output is an int"}``), ``"needs"`` (a J
 feature, ``"jax.new_ref"``: on a JAX without it the fix is reported as declared
 missing, after checking that it is), ``"wrt"`` (the argument to differentiate,
 default 0), ``"in_axes"`` (for ``vmap``, default 0 for every argument),
+``"donates"`` (the arguments a donating fix gives away: the ``jit`` and ``nested``
+cells donate them at the outermost ``jit``, where donation counts, and fail
+when any of their leaves is still alive after the call, a donation dropped in silence),
 ``"change"`` (a function run between a first call, which compiles, and the
 compared one: a setting that changes, and what the fix does about it), ``"same"``
 (a reason the results are not compared, for a fix with an effect: a ticket
@@ -77,11 +80,14 @@ import jax.numpy as jnp  # noqa: E402
 import jaxpurity  # noqa: E402
 from jaxpurity._pages import PAGES, SECTIONS, script  # noqa: E402
 
+# Minutes, not seconds: the backend lane (tests/lane.py) runs these in a call of their own.
+pytestmark = pytest.mark.slow
+
 TRANSFORMATIONS = ("jit", "nested", "grad", "vmap")
 TOPICS = [topic for section in SECTIONS for topic in section.topics]
 _ENTRY_KEYS = {
     "fn", "args", "static", "breaks", "not", "needs", "wrt", "in_axes", "change", "same", "tol",
-    "check_pure",
+    "check_pure", "donates",
 }  # fmt: skip
 _HEADING = re.compile(r"^# (?P<title>\S.*)\n# -{3,}$", re.M)
 _FIX_SECTION = re.compile(r"^(The )?[Ff]ix|^With jaxpurity")
@@ -345,6 +351,7 @@ class Fix:
     change: Callable[[], None] | None
     same: str | None
     tol: float
+    donates: tuple[int, ...]
     reported: dict[str, str]  # what check_pure reports on it, each with where the page explains
 
     @classmethod
@@ -378,6 +385,7 @@ class Fix:
             change=entry.get("change"),
             same=entry.get("same"),
             tol=entry.get("tol", 1e-5),
+            donates=tuple(entry.get("donates", ())),
             reported=reported,
         )
 
@@ -397,6 +405,11 @@ def _inexact(leaf: Any) -> bool:
 
 def _is_key(leaf: Any) -> bool:
     return hasattr(leaf, "dtype") and jnp.issubdtype(leaf.dtype, jax.dtypes.prng_key)
+
+
+def _deleted(tree: Any) -> list[bool]:
+    """Whether each array leaf of ``tree`` was deleted (given away by a donation)."""
+    return [leaf.is_deleted() for leaf in jax.tree_util.tree_leaves(tree)]
 
 
 def _twice(tree: Any) -> Any:
@@ -456,11 +469,16 @@ def _run(fix: Fix, how: str) -> Any:
     """What ``how`` gives, beside what it should give; raises what JAX raised."""
     f = fix.bound()
     if how in ("jit", "nested"):
-        g = jax.jit(f) if how == "jit" else jax.jit(lambda *a: _twice(f(*a)))
+        outer = f if how == "jit" else (lambda *a: _twice(f(*a)))
+        g = jax.jit(outer, donate_argnums=fix.donates)
         if fix.change is not None:
             g(*fix.args())  # compiled now; then the setting changes, and the fix reacts
             fix.change()
-        got = g(*fix.args())
+        args = fix.args()
+        got = g(*args)
+        alive = [i for i in fix.donates if not all(_deleted(args[i]))]
+        if alive:
+            return f"donated argument(s) {alive} still alive", "every donated argument deleted"
         want = fix.call(*fix.args())
         return got, (want if how == "jit" else _twice(want))
     if how == "grad":
@@ -703,6 +721,46 @@ def test_the_matrix_fails_a_fix_that_breaks_undeclared_or_holds_where_declared_b
     holds = Fix.from_entry("page", "g", entry | {"breaks": {"jit": ("differs", "", "h")}}, module)
     assert check(holds, "jit") == "declared to differ, and gives the same result"
     assert check(holds, "vmap") is None
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+def test_a_donating_fix_declares_what_it_donates(topic):
+    """A fix made with ``jax.jit(..., donate_argnums=...)`` says so in FIXES, so that the
+    matrix checks the donation happens where readers call it."""
+    declared = _page(topic).declared()
+    for stmt in _page(topic).tree.body:
+        call = stmt.value if isinstance(stmt, ast.Assign) else None
+        if not isinstance(call, ast.Call) or not isinstance(stmt.targets[0], ast.Name):
+            continue
+        name = stmt.targets[0].id
+        for keyword in call.keywords:
+            if keyword.arg == "donate_argnums" and name in declared:
+                donated = ast.literal_eval(keyword.value)
+                entry = ast.literal_eval(_donates_of(declared[name]))
+                want = tuple(donated) if isinstance(donated, (tuple, list)) else (donated,)
+                assert entry == want, f"{topic}: FIXES[{name!r}] must declare 'donates': {want}"
+
+
+def _donates_of(entry: ast.expr) -> ast.expr:
+    """The ``"donates"`` value of a FIXES entry as written, or ``None``."""
+    if isinstance(entry, ast.Dict):
+        for key, value in zip(entry.keys, entry.values, strict=True):
+            if isinstance(key, ast.Constant) and key.value == "donates":
+                return value
+    return ast.Constant(None)
+
+
+def test_the_matrix_fails_a_fix_whose_donation_is_dropped():
+    module = types.ModuleType("page")
+    # Its only output, a scalar, cannot take the donated float32[4]: JAX keeps the argument.
+    loss = jax.jit(lambda p: jnp.sum(p * p), donate_argnums=0)
+    entry = {"fn": loss, "args": lambda: (jnp.ones(4),), "donates": (0,)}
+    dropped = Fix.from_entry("page", "loss", entry, module)
+    with pytest.warns(UserWarning, match="Some donated buffers were not usable"):
+        assert "donated argument(s) [0] still alive" in check(dropped, "jit")
+    step = jax.jit(lambda p: p - 0.1 * p, donate_argnums=0)
+    kept = Fix.from_entry("page", "step", entry | {"fn": step}, module)
+    assert check(kept, "jit") is None and check(kept, "nested") is None
 
 
 def page_text(topic: str) -> str:

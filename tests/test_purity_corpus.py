@@ -30,6 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
 from purity_corpus import CASES  # noqa: E402
 from purity_corpus_fresh import CASES as FRESH_CASES  # noqa: E402
 
+# Minutes, not seconds: the backend lane (tests/lane.py) runs these in a call of their own.
+pytestmark = pytest.mark.slow
+
 JAX = jax.__version__
 LABELLED = [*CASES, *FRESH_CASES]
 # The fresh corpus joined the development corpus once scored as collected (22/30, 10/11).

@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from benchmarks.check_pure_memory import cases  # noqa: E402
 
+# Minutes, not seconds: the backend lane (tests/lane.py) runs these in a call of their own.
+pytestmark = pytest.mark.slow
+
 CALLS = 10
 # Kilobytes a call may keep (beyond what JAX keeps for the same calls, or at all): under a
 # third of the least a check kept before (7.2 KB, find_leaks on JAX 0.12.0.1; an eager scan

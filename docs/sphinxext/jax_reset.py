@@ -10,10 +10,12 @@ each example (``reset_modules`` in ``sphinx_gallery_conf``, with
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jax
-from sphinx.application import Sphinx
+
+if TYPE_CHECKING:  # the TPU lane (tests/lane.py) resets with this where Sphinx is not installed
+    from sphinx.application import Sphinx
 
 from jaxpurity._jax_compat import config_values, restore_config
 
