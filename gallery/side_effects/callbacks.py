@@ -18,7 +18,8 @@ effects. This page counts how often each runs under ``jit``, ``vmap`` and
 # A logger inside a jitted step, written with ``jax.pure_callback`` because
 # it is the callback people find first. It must declare the shape and dtype
 # of what it returns, so it returns its argument, and the step ignores the
-# result. Every call of the logger is recorded in ``seen``.
+# result. Every call of the logger is recorded in ``seen`` (read once a
+# result is ready: on a GPU or TPU the callback runs after the call returns).
 
 import warnings
 
@@ -50,7 +51,7 @@ def logged_step(x):
 step = jax.jit(logged_step)
 
 for i in range(3):
-    step(jnp.float32(i))
+    step(jnp.float32(i)).block_until_ready()
 print("logger calls under jit:", len(seen))
 
 # %%
@@ -61,7 +62,7 @@ print("logger calls under jit:", len(seen))
 # call, so the bug shows only once the code is compiled:
 
 assert seen == [], seen
-logged_step(jnp.float32(5.0))
+logged_step(jnp.float32(5.0)).block_until_ready()
 print("logged without jit:", seen)
 assert seen == [5.0], seen
 
@@ -80,11 +81,10 @@ assert seen == [5.0], seen
 # -------------------------------
 #
 # :func:`jax.debug.callback` is for a function called for its side effect. It
-# returns nothing, and jit keeps it: it runs on every call. (Debug callbacks
-# run asynchronously; :func:`jax.effects_barrier` waits for them before we
-# count.) :func:`jax.debug.print` is built on it; the page
-# :doc:`print_vs_debug_print` covers printing, and ``ordered=True``, which
-# ``jax.debug.callback`` takes too.
+# returns nothing, and jit keeps it: it runs on every call, asynchronously
+# (:func:`jax.effects_barrier` waits for it). :func:`jax.debug.print` is
+# built on it; :doc:`print_vs_debug_print` covers printing, and
+# ``ordered=True``, which ``jax.debug.callback`` takes too.
 
 seen.clear()
 
@@ -103,11 +103,10 @@ assert seen == [0.0, 1.0, 2.0], seen
 
 # %%
 # It runs whenever the code around it runs, though, and JAX may run that
-# code twice: :func:`jax.grad` of a :func:`jax.checkpoint` function (as
-# :doc:`../gradients/differentiating_loops` uses for long loops) runs the
-# forward pass again in the backward pass, and logs again. For an effect
-# that must happen once per call, use ``io_callback`` (next), which refuses
-# ``grad`` instead (below).
+# code twice: :func:`jax.grad` of a :func:`jax.checkpoint` function (see
+# :doc:`../gradients/differentiating_loops`) runs the forward pass again in
+# the backward pass, and logs again. For an effect that must happen once per
+# call, use ``io_callback`` (next), which refuses ``grad`` instead (below).
 
 seen.clear()
 jax.jit(jax.grad(jax.checkpoint(step_logged)))(jnp.float32(1.0))
@@ -171,7 +170,7 @@ if jax.__version_info__ >= (0, 6, 0):
 else:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        jax.vmap(shifted, in_axes=(0, None))(batch, offset)
+        jax.vmap(shifted, in_axes=(0, None))(batch, offset).block_until_ready()
     print(f"{caught[0].category.__name__}: {caught[0].message}")
     print("calls without vmap_method:", seen)
     assert len(seen) == 3, seen
@@ -187,9 +186,9 @@ shapes = {}
 for method in ("sequential", "expand_dims", "broadcast_all"):
     seen.clear()
     out = jax.vmap(shifted, in_axes=(0, None, None))(batch, offset, method)
+    assert out.tolist() == (batch + offset).tolist(), out  # waits for the result
     shapes[method] = list(seen)
     print(f"{method:>13}: {len(seen)} call(s), (x, offset) shapes {seen}")
-    assert out.tolist() == (batch + offset).tolist(), out
 assert shapes == {
     "sequential": [((2,), (2,))] * 3,
     "expand_dims": [((3, 2), (1, 2))],

@@ -7,17 +7,21 @@ prints once, and shows a tracer the size of one device's block. This page
 shows why (``shard_map`` traces the function once, for all devices), what
 runs once per device instead (:func:`jax.debug.print` and
 :func:`jax.debug.callback`), and the leak that follows from keeping a
-block in a global, caught, with its fix. It runs on four devices: on a
-machine without them, XLA can split the CPU into four.
+block in a global, caught, with its fix. It runs on four devices: four
+accelerators where the machine has them, else four CPU devices that XLA
+splits the host into (beside one GPU or one TPU chip, too).
 """
 
 # %%
 # Four devices, and where ``shard_map`` lives
 # -------------------------------------------
 #
-# XLA makes four CPU devices when its flag asks, and it reads the flag once,
-# when JAX starts: so set it before ``import jax`` (in a notebook, before
-# the kernel imports JAX). A flag already there is kept.
+# The page needs four devices. A machine with four accelerators uses them;
+# one with fewer (a laptop, one GPU, one TPU chip) uses four CPU devices,
+# which XLA makes when its flag asks. XLA reads the flag once, when JAX
+# starts: so set it before ``import jax`` (in a notebook, before the kernel
+# imports JAX). A flag already there is kept, and JAX keeps its CPU beside
+# an accelerator.
 
 import os
 
@@ -33,9 +37,10 @@ from jax.sharding import PartitionSpec as P
 
 import jaxpurity
 
-assert jax.device_count() == 4, (
-    f"this page needs 4 devices, and JAX sees {jax.device_count()}: run it with "
-    f"JAX_PLATFORMS=cpu and XLA_FLAGS={DEVICE_COUNT_FLAG}=4 set before JAX starts "
+devices = jax.devices() if jax.device_count() >= 4 else jax.devices("cpu")
+assert len(devices) >= 4, (
+    f"this page needs 4 devices, and JAX sees {len(devices)}: set "
+    f"XLA_FLAGS={DEVICE_COUNT_FLAG}=4 before JAX starts "
     "(restart a notebook kernel that had imported JAX already)"
 )
 
@@ -49,8 +54,8 @@ if hasattr(jax, "shard_map"):
 else:  # JAX 0.4.35 to 0.6.0
     from jax.experimental.shard_map import shard_map
 
-mesh = Mesh(np.array(jax.devices()), ("d",))
-print(jax.device_count(), "devices; mesh axes:", dict(mesh.shape))
+mesh = Mesh(np.array(devices[:4]), ("d",))
+print(mesh.devices.size, mesh.devices.flat[0].platform, "devices; mesh axes:", dict(mesh.shape))
 
 # %%
 # The code people write
@@ -181,7 +186,8 @@ assert sorted(seen) == sorted(
 
 # %%
 # :func:`jax.pmap`, the older way to run on every device, traces once too:
-# one ``print``, and one ``jax.debug.print`` line per device.
+# one ``print``, and one ``jax.debug.print`` line per device (the mesh's
+# four: ``pmap`` would take the accelerator's, one on a single chip).
 
 
 def scaled(v):
@@ -191,7 +197,7 @@ def scaled(v):
 
 
 with jaxpurity.printed(echo=False) as out:
-    jax.pmap(scaled)(jnp.arange(4.0))
+    jax.pmap(scaled, devices=list(mesh.devices.flat))(jnp.arange(4.0))
 print("\n".join(sorted(out.lines)))
 assert sum(line.startswith("print:") for line in out.lines) == 1, out.lines
 assert sorted(line for line in out.lines if line.startswith("debug")) == [
