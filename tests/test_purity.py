@@ -268,6 +268,48 @@ def test_jit_eager_mismatch_is_what_jax_really_computes() -> None:
     assert str(jax.jit(tracer_dependent)(x).tolist()) in problem.message
 
 
+def mlp_training_step(params: dict, batch: jax.Array) -> dict:
+    """A pure training step of matrix products: SGD on a three-layer MLP."""
+
+    def loss(params: dict) -> jax.Array:
+        h = batch
+        for w in params["layers"]:
+            h = jnp.tanh(h @ w)
+        return jnp.mean((h - 0.5) ** 2)
+
+    grads = jax.grad(loss)(params)
+    return jax.tree_util.tree_map(lambda p, g: p - 0.1 * g, params, grads)
+
+
+def test_a_pure_matmul_heavy_training_step_passes_on_the_default_backend() -> None:
+    """On a TPU, float32 products run at its default (lower) precision, and the eager run
+    (one program per operation) and the compiled one (fused) round differently: still
+    pure, still ok. The same step made impure is still caught."""
+    keys = jax.random.split(jax.random.key(0), 4)
+    params = {"layers": [jax.random.normal(k, (256, 256)) / 16 for k in keys[:3]]}
+    batch = jax.random.normal(keys[3], (128, 256))
+    report = jaxpurity.check_pure(mlp_training_step, params, batch)
+    assert report.ok and not report.problems, str(report)
+
+    def step_reading_a_global(params: dict, batch: jax.Array) -> dict:
+        return mlp_training_step(params, batch * scale)
+
+    global scale
+    scale = 1.0
+    report = jaxpurity.check_pure(step_reading_a_global, params, batch)
+    assert report.ok, str(report)  # a constant global: no different result anywhere
+    scale = 1.5
+    jitted = jax.jit(step_reading_a_global)
+    jitted(params, batch)  # traced with 1.5
+    scale = 1.0
+    assert [p.kind for p in jaxpurity.check_pure(jitted, params, batch).problems] == [
+        "stale-result"
+    ]
+
+
+scale = 1.0
+
+
 def test_stale_result_is_what_a_cached_jit_really_returns() -> None:
     global initialised
     x = jnp.ones(3)
