@@ -212,17 +212,19 @@ def main(argv: list[str] | None = None) -> int:
     tests = steps.add_parser("tests", help="run one part of the suite in one pytest process")
     tests.add_argument("out", type=Path)
     tests.add_argument("--part", choices=sorted(PARTS), required=True)
-    tests.add_argument("pytest_args", nargs=argparse.REMAINDER)
     tab = steps.add_parser("table", help="print what ran and passed; write the record")
     tab.add_argument("out", type=Path)
     tab.add_argument("--record", type=Path, help="write the run's record here (docs/ran_on/)")
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    # What follows "--" is pytest's.
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:cut])
     args.out.mkdir(parents=True, exist_ok=True)
     if args.step == "pages":
         results = run_pages(args.out, args.only)
         return int(any(r["status"] != "passed" for r in results))
     if args.step == "tests":
-        return run_tests(args.out, args.part, args.pytest_args)
+        return run_tests(args.out, args.part, argv[cut + 1 :])
     record = summary(args.out)
     print(table([record]))
     failed = record.get("pages", {}).get("failed", []) + record.get("tests", {}).get("failures", [])

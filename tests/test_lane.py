@@ -1,0 +1,82 @@
+"""Tests for tests/lane.py, the backend lane, run here on the CPU as CI's smoke test of it.
+
+The team runs the lane by hand on an accelerator; these run each of its steps for real,
+on a page and on a small suite, in processes of their own, as the lane's user does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LANE = ROOT / "tests" / "lane.py"
+
+
+def _lane(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+    return subprocess.run(
+        [sys.executable, str(LANE), *args], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+
+def test_the_lane_runs_pages_and_tests_and_records_what_passed(tmp_path):
+    out = tmp_path / "out"
+    pages = _lane("pages", str(out), "--only", "global_config")
+    assert pages.returncode == 0, pages.stdout + pages.stderr
+    suite = tmp_path / "test_small.py"
+    suite.write_text(
+        textwrap.dedent(
+            """
+            import pytest
+
+            def test_passes():
+                pass
+
+            def test_fails():
+                assert False
+
+            def test_skips():
+                pytest.skip("a reason")
+
+            @pytest.mark.slow
+            def test_slow():
+                pass
+            """
+        )
+    )
+    fast = _lane("tests", str(out), "--part", "fast", "--", str(suite), "-p", "no:cacheprovider")
+    assert fast.returncode == 1, fast.stdout + fast.stderr  # test_fails failed
+    record = tmp_path / "record.json"
+    table = _lane("table", str(out), "--record", str(record))
+    assert table.returncode == 0, table.stderr
+    run = json.loads(record.read_text())
+    assert run["backend"] == "cpu" and run["pages"] == {
+        "ran": 1,
+        "passed": 1,
+        "failed": [],
+    }
+    assert {k: run["tests"][k] for k in ("passed", "failed", "skipped")} == {
+        "passed": 1,
+        "failed": 1,
+        "skipped": 1,
+    }  # the slow test is the other part's
+    assert run["tests"]["failures"] == ["test_small::test_fails"]
+    assert "| cpu |" in table.stdout and "failed: test_small::test_fails" in table.stdout
+
+
+def test_a_failing_page_is_its_rows_result_and_the_run_goes_on(tmp_path, monkeypatch):
+    sys.path.insert(0, str(LANE.parent))
+    import lane
+
+    broken = tmp_path / "gallery" / "section"
+    broken.mkdir(parents=True)
+    (broken / "bad.py").write_text("print('before')\nraise ValueError('the page broke')\n")
+    monkeypatch.setattr(lane, "ROOT", tmp_path)
+    result = lane._run_page("section/bad", lambda *args: None)
+    assert result["status"] == "failed" and "ValueError: the page broke" in result["error"]
+    assert result["output"] == "before\n"
