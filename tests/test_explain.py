@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import io
 import logging
+import math
 import os
 import pathlib
 import re
@@ -493,6 +494,58 @@ def _donated_then_passed_again() -> None:  # RuntimeError on JAX 0.12; ValueErro
     step(x)
 
 
+def _donated_and_passed_in_one_call() -> None:  # f(donate(a), a): the hang of jax-ml/jax#9635
+    add = jax.jit(lambda a, b: a + b, donate_argnums=0)
+    x = jnp.zeros(3)
+    add(x, x)
+
+
+def _callback_of_the_wrong_shape() -> None:  # the declared (3,), a result of (4,)
+    declared = jax.ShapeDtypeStruct((3,), jnp.float32)
+    step = jax.jit(lambda x: jax.pure_callback(lambda x: np.zeros(4, np.float32), declared, x))
+    step(jnp.ones(3)).block_until_ready()
+
+
+def _format_spec_on_a_tracer() -> None:
+    @jax.jit
+    def step(loss):
+        print(f"loss {loss:.3f}")
+        return loss
+
+    step(1.0)
+
+
+def _scan_body_returns_the_carry_alone() -> None:  # the loop_carry_types page's slip
+    jax.lax.scan(lambda total, row: total + row, jnp.zeros(3), jnp.ones((4, 3)))
+
+
+def _row_into_a_scalar_slot() -> None:  # the python_control_flow page's fori_loop port
+    collect = jax.jit(
+        lambda x: jax.lax.fori_loop(0, 5, lambda i, out: out.at[i].set(x + i), jnp.zeros((5,)))
+    )
+    collect(jnp.arange(3.0))
+
+
+def _needs_new_ref() -> None:
+    if not hasattr(jax, "new_ref"):
+        pytest.skip(f"JAX {jax.__version__} has no jax.new_ref (JAX 0.7.2 and newer)")
+
+
+def _shared_ref_written_under_vmap() -> None:  # the global_counter page's ref_step, mapped
+    _needs_new_ref()
+
+    def ref_step(ref, x):
+        ref[...] += 1
+        return x * ref[...]
+
+    jax.vmap(jax.jit(ref_step), in_axes=(None, 0))(jax.new_ref(jnp.int32(0)), jnp.ones(2))
+
+
+def _ref_returned_from_jit() -> None:
+    _needs_new_ref()
+    jax.jit(lambda ref: ref)(jax.new_ref(jnp.int32(0)))
+
+
 # name -> (code that raises, the gallery topic explain must point to)
 def _grad_of_traced_fori() -> None:
     loop = jax.jit(lambda x, n: jax.lax.fori_loop(0, n, lambda i, x: x * x, x))
@@ -584,6 +637,13 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "donated_then_read": (_donated_then_read, "buffer_donation"),
     "donated_then_passed_again": (_donated_then_passed_again, "buffer_donation"),
     "donated_twice": (_donated_twice, "buffer_donation"),
+    "donated_and_passed_in_one_call": (_donated_and_passed_in_one_call, "buffer_donation"),
+    "callback_of_the_wrong_shape": (_callback_of_the_wrong_shape, "callbacks"),
+    "format_spec_on_a_tracer": (_format_spec_on_a_tracer, "print_vs_debug_print"),
+    "scan_body_returns_the_carry_alone": (_scan_body_returns_the_carry_alone, "loop_carry_types"),
+    "row_into_a_scalar_slot": (_row_into_a_scalar_slot, "python_control_flow"),
+    "shared_ref_written_under_vmap": (_shared_ref_written_under_vmap, "global_counter"),
+    "ref_returned_from_jit": (_ref_returned_from_jit, "global_counter"),
     "grad_of_traced_fori": (_grad_of_traced_fori, "differentiating_loops"),
     "grad_of_while": (_grad_of_while, "differentiating_loops"),
     "debug_nans_in_grad": (_debug_nans_in_grad, "nan_gradients"),
@@ -891,6 +951,33 @@ def test_explain_sends_any_kind_of_function_given_to_jit_to_static_arguments(fun
     assert jaxpurity.explain(info.value).topic == "static_arguments"
 
 
+@dataclasses.dataclass
+class _Config:
+    scale: float = 2.0
+
+
+@jax.jit
+def _scaled(x, config):
+    return x * config.scale
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_explain_sends_a_config_object_given_to_a_users_jit_to_static_objects(form: str) -> None:
+    with pytest.raises(TypeError, match=r"argument to <function _scaled") as info:
+        _scaled(jnp.ones(2), _Config())  # a plain config object, not marked static
+
+    explanation = jaxpurity.explain(FORMS[form](info.value))
+
+    if form in FORMS_WITH_FRAMES:
+        # The traceback shows the call of _scaled, the user's jitted function.
+        assert (explanation.error, explanation.topic) == ("TypeError", "static_objects")
+        assert "pytree" in explanation.fix
+    else:
+        # jnp.sin(obj) says the same words of its own jitted function (the next test): the
+        # message alone does not say whose function it was.
+        assert not explanation.recognised
+
+
 @pytest.mark.parametrize("form", FORMS)
 def test_explain_does_not_claim_an_object_handed_to_jax_numpy(form: str) -> None:
     class Variable:  # a library's variable class, not unwrapped before jnp (keras#19186)
@@ -965,6 +1052,24 @@ def test_explain_finds_a_jax_error_named_in_a_sentence() -> None:
     assert not jaxpurity.explain("We do not raise TracerBoolConversionErrors here.").recognised
 
 
+def test_explain_goes_by_the_class_a_partial_paste_names_over_the_lines_of_its_family() -> None:
+    message = str(_raised("python_if"))
+    lines = message.splitlines()
+    # The last lines of the message: where it was traced (a line the whole concretization
+    # family shares) and the link that names the class.
+    start = next(i for i, line in enumerate(lines) if "while tracing the function" in line)
+    tail, link = "\n".join(lines[start:]), lines[-1]
+    assert link.startswith("See https://")
+    assert link.endswith("#jax.errors.TracerBoolConversionError")
+
+    for text in (tail, link):
+        explanation = jaxpurity.explain(text)
+        assert (explanation.error, explanation.topic) == (
+            "TracerBoolConversionError",
+            "python_control_flow",
+        ), text
+
+
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("case", CASES)
 def test_explain_maps_live_error_to_its_page(case: str, form: str) -> None:
@@ -980,9 +1085,13 @@ def test_explain_maps_live_error_to_its_page(case: str, form: str) -> None:
         # The ValueError's message alone names no class but the one it quotes as its reason
         # ("The error was:\nTypeError: unhashable type: 'dict'").
         name = "TypeError"
-    if case == "donated_twice" and form == "message":
+    if case in ("donated_twice", "donated_and_passed_in_one_call") and form == "message":
         # XLA's message names no class: explain names today's (XlaRuntimeError before 0.10.2).
         name = "JaxRuntimeError"
+    if case == "callback_of_the_wrong_shape" and form != "exception":
+        # XLA's message quotes the callback's traceback, whose last line is the error JAX
+        # raised there ("RuntimeError: Incorrect output shape ..."): as text, the last error.
+        name = "RuntimeError"
     assert explanation.error == name
     assert explanation.scenario and explanation.cause and explanation.fix
     text = str(explanation)
@@ -1161,31 +1270,46 @@ def _float_inside_vmap() -> None:
     jax.vmap(lambda x: x * float(x))(jnp.arange(3.0))
 
 
-# float() of a grad or vmap tracer, live or logged and used after the transformation: no
-# line of the message names a traced function (that line is jit's), on any tested JAX.
-GRAD_VMAP_FLOATS: dict[str, Callable[[], None]] = {
-    "float_of_grad_leak": _float_of_grad_leak,
-    "float_of_vmap_leak": _float_of_vmap_leak,
-    "float_inside_grad": _float_inside_grad,
-    "float_inside_vmap": _float_inside_vmap,
+def _math_exp_inside_vmap() -> None:  # math.exp calls float(): jnp.exp was meant
+    jax.vmap(lambda x: math.exp(x))(jnp.arange(3.0))
+
+
+# float() of a grad or vmap tracer, and whether the tracer had leaked: kept from the
+# transformation and converted after it returned. The messages read the same on every tested
+# JAX, and name no traced function (that line is jit's).
+GRAD_VMAP_FLOATS: dict[str, tuple[Callable[[], None], bool]] = {
+    "float_of_grad_leak": (_float_of_grad_leak, True),
+    "float_of_vmap_leak": (_float_of_vmap_leak, True),
+    "float_inside_grad": (_float_inside_grad, False),
+    "float_inside_vmap": (_float_inside_vmap, False),
+    "math_exp_inside_vmap": (_math_exp_inside_vmap, False),
 }
 
 
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("case", GRAD_VMAP_FLOATS)
-def test_explain_sends_float_of_a_grad_or_vmap_tracer_to_the_grad_vmap_page(
+def test_explain_tells_float_inside_grad_or_vmap_from_float_of_a_tracer_kept_from_them(
     case: str, form: str
 ) -> None:
+    trigger, leaked = GRAD_VMAP_FLOATS[case]
     with pytest.raises(jax.errors.ConcretizationTypeError, match="`float` function") as info:
-        GRAD_VMAP_FLOATS[case]()
+        trigger()
 
     explanation = jaxpurity.explain(FORMS[form](info.value))
 
-    assert (explanation.topic, explanation.error) == (
-        "leak_from_grad_vmap",
-        "ConcretizationTypeError",
-    )
-    assert "jax.debug.print" in explanation.fix
+    assert explanation.error == "ConcretizationTypeError"
+    if leaked and form in FORMS_WITH_FRAMES:
+        # The traceback shows no transformation running: JAX's conversion was called from the
+        # user's code after grad or vmap returned, so the tracer had leaked.
+        assert explanation.topic == "leak_from_grad_vmap"
+        assert "has_aux" in explanation.fix
+    else:
+        # A conversion inside the running function (or, from the message alone, that reading
+        # first, the leak under "See also"): nothing leaked, so no has_aux advice.
+        assert explanation.topic == "python_control_flow"
+        assert "leak_from_grad_vmap" in explanation.see_also
+        assert "jnp.exp(x) instead of math.exp(x)" in explanation.fix
+        assert "has_aux" not in explanation.fix
 
 
 def test_explain_looks_through_an_error_raised_from_a_jax_error() -> None:
@@ -1372,14 +1496,15 @@ def test_explain_sends_jax_s_log_of_compilations_to_the_retracing_page(
 
 def test_explain_sends_an_old_jit_int_conversion_to_the_static_arguments_page() -> None:
     # JAX 0.2.0 to 0.3.15 named the jitted function as "While tracing the function ...";
-    # without that line (0.4.35 on, names no function) it is a grad or vmap tracer.
+    # without that line (0.4.35 on, names no function) it is a grad or vmap tracer, converted
+    # inside the function as far as the message says (a leak shows in the traceback).
     message = (
         "jax.core.ConcretizationTypeError: Abstract tracer value encountered where concrete "
         "value is expected.\n\nThe problem arose with the `int` function. "
     )
     jit_line = "While tracing the function f at t.py:4, this value became a tracer due to JAX "
     assert jaxpurity.explain(message + jit_line).topic == "static_arguments"
-    assert jaxpurity.explain(message).topic == "leak_from_grad_vmap"
+    assert jaxpurity.explain(message).topic == "python_control_flow"
 
 
 @pytest.mark.parametrize("text", ["", "something went wrong", "RuntimeError: out of memory"])

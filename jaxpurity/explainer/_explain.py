@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from jaxpurity._languages import language, translate
 from jaxpurity._layout import bracketed, colon, join, wrap
 from jaxpurity._pages import page, url
-from jaxpurity.explainer._pasted import ErrorBlock, read_error, squeeze
+from jaxpurity.explainer._pasted import ErrorBlock, is_jax_machinery, read_error, squeeze
 from jaxpurity.explainer.known_errors import (
     DEAD_TRACE,
     KNOWN_ERRORS,
@@ -220,7 +220,9 @@ def _called_back(found: re.Match[str], block: ErrorBlock) -> bool:
     back: a line the traceback shows calls it, and it is not running.
 
     Then it returned, after the trace it was named by, what that trace had made: it keeps
-    what it computes, as a cache does.
+    what it computes, as a cache does. Or, for an error jit raised before the call, the
+    user's code called it by name (``step(x, config)``), not as one of a module's
+    functions (``jnp.sin(obj)``).
     """
     name = found.groupdict().get("called")
     if name is None:
@@ -278,14 +280,19 @@ def _on_leaked_tracer(block: ErrorBlock) -> bool:
     function returned, so no frame of it is running. An exception's traceback
     has every frame of the user's code. A pasted one is often cut short: there
     the function must be absent from frames of its own file that are shown,
-    and no line shown may call it (``f(x)``).
+    and no line shown may call it (``f(x)``). A grad or vmap tracer's message
+    names no traced function: there the traceback shows whether any
+    transformation was running (:func:`_outside_every_transformation`).
     """
-    if "Tracer" not in block.squeezed and "tracing" not in block.squeezed:
-        return False  # a quick test: each wording below names a Tracer or the tracing
-    if _regex(DEAD_TRACE).search(block.text):
-        return True
-    traced = _regex(TRACED_FUNCTION).search(block.text)
-    if traced is None or block.frames is None or _JAX_INTERNAL_PATH.search(traced["file"]):
+    traced = None
+    # A quick test: each wording read here names a Tracer or the tracing.
+    if "Tracer" in block.squeezed or "tracing" in block.squeezed:
+        if _regex(DEAD_TRACE).search(block.text):
+            return True
+        traced = _regex(TRACED_FUNCTION).search(block.text)
+    if traced is None:
+        return _outside_every_transformation(block)
+    if block.frames is None or _JAX_INTERNAL_PATH.search(traced["file"]):
         return False
     file, line, name = ntpath.basename(traced["file"]), int(traced["line"]), traced["name"]
     same_file = [f for f in block.frames if ntpath.basename(f[0]) == file]
@@ -294,6 +301,24 @@ def _on_leaked_tracer(block: ErrorBlock) -> bool:
     if not same_file or any(f_name == name for _, f_name, _ in same_file):
         return False
     return name.startswith("<") or not any(_call_of(name).search(line) for line in block.code)
+
+
+def _outside_every_transformation(block: ErrorBlock) -> bool:
+    """Whether JAX's conversion of a tracer raised with no transformation running.
+
+    A grad or vmap tracer's message does not say whether its trace had ended
+    (``float()`` inside the function reads as ``float()`` of one kept from it);
+    the traceback does. JAX removes its own frames from an error that passes
+    through one of its transformations (jit, grad, vmap), and with filtering off
+    keeps them all, the transformation's among them (``jax/_src/api.py``); a
+    tracer converted with none running was used after its trace had ended, and
+    there the only frames of JAX's are the machinery that raises (``core.py``'s
+    ``__float__`` and ``error``). JAX 0.4.35, 0.10.2 and 0.12.0.1 (live).
+    """
+    if block.frames is None:
+        return False
+    paths = [path for path, _, _ in block.frames if _JAX_INTERNAL_PATH.search(path)]
+    return bool(paths) and all(is_jax_machinery(path) for path in paths)
 
 
 _ABOUT_LEAKS = [k for k in KNOWN_ERRORS if k.leaked]

@@ -21,7 +21,7 @@ import types
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ErrorBlock", "Frame", "read_error", "squeeze"]
+__all__ = ["ErrorBlock", "Frame", "is_jax_machinery", "read_error", "squeeze"]
 
 # A frame of a traceback: the file, the function's name, and its first line (None when
 # read from printed text, which shows the line running instead).
@@ -155,6 +155,16 @@ class ErrorBlock:
         return cls(unique, spaced, squeeze(spaced), found, tuple(code or ()), raised)
 
 
+def is_jax_machinery(path: str) -> bool:
+    """Whether ``path`` is a file of JAX's error machinery, where a conversion of a tracer raises.
+
+    Example:
+      >>> is_jax_machinery("/venv/jax/_src/core.py"), is_jax_machinery("/venv/jax/_src/api.py")
+      (True, False)
+    """
+    return _JAX_MACHINERY.search(path) is not None
+
+
 def _raising(lines: list[tuple[str, str, str]]) -> str | None:
     """The innermost of ``(path, function, source line)`` outside JAX's error machinery.
 
@@ -163,7 +173,7 @@ def _raising(lines: list[tuple[str, str, str]]) -> str | None:
       'train.py in step\\nn = int(k)'
     """
     for path, function, line in reversed(lines):
-        if not _JAX_MACHINERY.search(path):
+        if not is_jax_machinery(path):
             return f"{path} in {function}" + (f"\n{line}" if line else "")
     return None
 

@@ -66,12 +66,13 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     *_state_and_leaks.SELF_TRACED_BY_JIT,
     # The concretization family (a traced value where Python or JAX needs a concrete one):
     # by the function that needed it, then by what the code did with it, then float() of a
-    # grad or vmap tracer; last the family's catch-all, after the errors whose messages carry
-    # the same detail lines ("This concrete value was not available in Python ...").
+    # grad or vmap tracer (one that leaked, as the traceback shows, went to the leaks above);
+    # last the family's catch-all, after the errors whose messages carry the same detail
+    # lines ("This concrete value was not available in Python ...").
     *_control_flow.NUMBERS_FOR_JAX_FUNCTIONS,
     *_control_flow.CONTROL_FLOW_ON_TRACERS,
     *_control_flow.SIZES_AND_STATIC_ARGUMENTS,
-    *_state_and_leaks.CONVERSIONS_UNDER_GRAD_OR_VMAP,
+    *_control_flow.CONVERSIONS_UNDER_GRAD_OR_VMAP,
     *_control_flow.CONCRETIZATION_CATCH_ALL,
     # Errors with messages of their own; where two entries share a class, the one with a
     # condition comes first: KeyReuseError in a loop body before the catch-all of the class,
@@ -86,6 +87,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     *_compiled_code.RETRACING,
     *_side_effects.CALLBACKS,
     *_compiled_code.DONATED_BUFFERS,
+    *_state_and_leaks.MUTABLE_ARRAY_REFERENCES,
     *_control_flow.JAXPURITY_OWN_ERRORS,
     *_control_flow_types.BRANCH_AND_CARRY_TYPES,
     *_control_flow_types.ARRAY_WRITES,

@@ -15,6 +15,12 @@ _DONATED_TWICE = Wording(
     "XLA's runtime (PJRT): JAX 0.10.2 (live, a JaxRuntimeError); pasted in "
     "google-deepmind/optax#1059 (2024)",
 )
+# One array passed as a donated argument and as another argument of the same call.
+_DONATED_AND_PASSED = Wording(
+    "Attempt to use a buffer that was previously donated in the same call",
+    "XLA's runtime (PJRT): JAX 0.4.35 (XlaRuntimeError), 0.10.2 and 0.12.0.1 (JaxRuntimeError), "
+    "live: f(donate(a), a); the hang of jax-ml/jax#9635 (2022) became this error",
+)
 
 _DONATED_SCENARIO = (
     "Code used an array after passing it to a jax.jit function with donate_argnums (or "
@@ -253,11 +259,13 @@ DONATED_BUFFERS: tuple[KnownError, ...] = (
     KnownError(
         errors=("JaxRuntimeError", "XlaRuntimeError", "ValueError"),
         topic="buffer_donation",
-        wordings=(_DONATED_TWICE,),
-        when=_DONATED_TWICE.text,  # of XLA's runtime errors, only this one
-        scenario="A jitted function with donate_argnums was given one array twice among its "
-        "donated arguments: the same array passed twice, or two leaves of a donated pytree "
-        "that are one array (an optimizer state that holds the params themselves).",
+        wordings=(_DONATED_TWICE, _DONATED_AND_PASSED),
+        # Of XLA's runtime errors, only these two.
+        when=f"{_DONATED_TWICE.text}|{_DONATED_AND_PASSED.text}",
+        scenario="A jitted function with donate_argnums was given one array twice, and at "
+        "least once as a donated argument: the same array passed twice, or two leaves of a "
+        "donated pytree that are one array (an optimizer state that holds the params "
+        "themselves).",
         cause="Donating hands a buffer over to one output; XLA cannot hand the same buffer "
         "over twice, so it refuses to run the program.",
         fix="Pass distinct arrays: copy the one that is shared (jnp.copy(params) where the "

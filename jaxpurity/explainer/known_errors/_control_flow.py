@@ -32,6 +32,7 @@ from jaxpurity.explainer.known_errors._shared import (
 __all__ = [
     "CONCRETIZATION_CATCH_ALL",
     "CONTROL_FLOW_ON_TRACERS",
+    "CONVERSIONS_UNDER_GRAD_OR_VMAP",
     "JAXPURITY_OWN_ERRORS",
     "JAX_FUNCTION_TRACED",
     "NUMBERS_FOR_JAX_FUNCTIONS",
@@ -322,6 +323,33 @@ CONTROL_FLOW_ON_TRACERS: tuple[KnownError, ...] = (
     ),
 )
 
+#: float() of a value computed under grad or vmap, while it runs.
+CONVERSIONS_UNDER_GRAD_OR_VMAP: tuple[KnownError, ...] = (
+    # float(), int(), complex(), or a function of Python's math module (math.exp calls float)
+    # on a grad or vmap tracer: JAX 0.4.35, 0.10.2 and 0.12.0.1 name no traced function (that
+    # line is jit's, and "While tracing the function ..." was jit's from 0.2.0 to 0.3.15). A
+    # tracer kept and converted after grad or vmap returned reads the same; where the traceback
+    # shows that, the leak entries above take it. The message alone reads as this, the common
+    # case, with the leak's page under "See also".
+    KnownError(
+        errors=("ConcretizationTypeError",),
+        topic="python_control_flow",
+        see_also=("leak_from_grad_vmap", "static_arguments"),
+        wordings=(CONVERSION,),
+        when=CONVERSION.text,
+        unless=r"The error occurred while tracing the function|While tracing the function",
+        scenario="A function under jax.grad or jax.vmap called float(), int() or complex() on a "
+        "value computed from its arguments, or a function of Python's math module "
+        "(math.exp, math.log), which calls float().",
+        cause="Under grad and vmap every value computed from the arguments is a tracer: it has a "
+        "shape and a dtype, and under vmap a whole batch of values, so Python cannot turn it "
+        "into one number.",
+        fix="Keep it an array: compute with jax.numpy (jnp.exp(x) instead of math.exp(x), "
+        "x.astype(jnp.float32) to change the dtype), print it with jax.debug.print, and call "
+        "float() on the result outside the transformation.",
+    ),
+)
+
 #: Sizes, shapes and static arguments.
 SIZES_AND_STATIC_ARGUMENTS: tuple[KnownError, ...] = (
     KnownError(
@@ -397,13 +425,36 @@ SIZES_AND_STATIC_ARGUMENTS: tuple[KnownError, ...] = (
         wordings=_NOT_AN_ARRAY,
         when=r"of type <class '(?:str|int|float|bool|complex|NoneType|function|type|slice|method"
         r"|builtin_function_or_method|functools\.partial|numpy\.ufunc|jaxlib\.[\w.]{1,40}"
-        r"\.PjitFunction)'>",
+        r"\.(?:PjitFunction|\w{0,20}Device))'>",
         scenario="A jitted function was called with an argument jit cannot trace, such as a "
         "string ('add', 'relu'), and it was not marked static.",
         cause="jit traces every argument not marked static as an array; a string or a function "
         "has no array form, so jit cannot make a tracer for it.",
         fix="Mark it static: jax.jit(f, static_argnames='mode'), so each value compiles its "
         "own program; pass numbers as arrays only when they are data.",
+    ),
+    # An object of another class (a config, a model) given to a jitted function of the user's
+    # as an ordinary argument. jit's words name the function (NOT_AN_ARRAY: JAX 0.4.35, 0.10.2
+    # and 0.12.0.1, live); the functions of jax.numpy are jitted too, and an object handed to
+    # one (jnp.sin(obj), a library's variable class: keras-team/keras#19186) reads the same. So
+    # the traceback must show the user's code calling the function by that name (`called`:
+    # step(x, config), not jnp.sin(obj)); the message alone is not claimed, nor "is not a
+    # valid JAX type", nor its cause "Cannot interpret value of type ...", which name no
+    # function. `self` went to its own entry.
+    KnownError(
+        errors=("TypeError",),
+        topic="static_objects",
+        see_also=("static_arguments",),
+        wordings=(NOT_AN_ARRAY,),
+        when=r"Error interpreting argument to <function (?:[\w<>]{1,100}\.){0,10}"
+        r"(?P<called>\w{1,100}) at ",
+        scenario="A jitted function was called with an object it cannot trace (a config or "
+        "settings object, a model, an instance of your own class) as an ordinary argument.",
+        cause="jit traces every argument not marked static as an array or a pytree of arrays; "
+        "an object of a class JAX does not know is neither, so jit cannot make a tracer for it.",
+        fix="Make the object a pytree (jaxpurity.dataclass, or register it) so that its arrays "
+        "are traced, or pass it as a static argument (static_argnames=...) if it is immutable "
+        "and hashable: a @dataclass(frozen=True) or a NamedTuple, not one changed after a call.",
     ),
     KnownError(
         errors=("ValueError",),
@@ -474,10 +525,14 @@ SIZES_AND_STATIC_ARGUMENTS: tuple[KnownError, ...] = (
 CONCRETIZATION_CATCH_ALL: tuple[KnownError, ...] = (
     # The catch-all of the concretization family, after the errors whose messages carry the
     # same detail lines ("This concrete value was not available in Python ...").
+    # Not for a text that names one of the family's own classes (its last lines pasted alone:
+    # "The error occurred while tracing ...", then "See .../errors.html#jax.errors.
+    # TracerBoolConversionError"): the lines are the family's, the class says which it is.
     KnownError(
         errors=("ConcretizationTypeError",),
         topic="static_arguments",
         see_also=("python_control_flow", "boolean_masks", "dynamic_slicing"),
+        unless=r"\bTracer(?:Bool|Integer|Array)ConversionError\b",
         wordings=(
             CONCRETE,
             Wording(

@@ -104,6 +104,25 @@ BRANCH_AND_CARRY_TYPES: tuple[KnownError, ...] = (
         "(jnp.zeros((), jnp.float32) or jnp.zeros(shape, dtype), not a bare 0 or 0.0), cast "
         "updates with .astype(init.dtype), and keep the same tuple or dict structure.",
     ),
+    # scan's body must return (carry, per-step output); returning the new carry alone is the
+    # other common slip of the loop_carry_types page.
+    KnownError(
+        errors=("TypeError",),
+        topic="loop_carry_types",
+        wordings=(
+            Wording(
+                "scan body output must be a pair",
+                "JAX 0.4.35 ('got ShapedArray(float32[3])'), 0.10.2 and 0.12.0.1 ('got "
+                "float32[3]'), live",
+            ),
+        ),
+        scenario="A jax.lax.scan body returned only the new carry, not the pair (carry, "
+        "output) that scan expects.",
+        cause="scan calls body(carry, x) and reads its result as two parts: the carry for the "
+        "next step, and this step's output, which scan stacks along a new first axis.",
+        fix="Return a pair: `return new_carry, y` (or `return new_carry, None` when no step has "
+        "an output), and read both from the loop: `carry, ys = lax.scan(body, init, xs)`.",
+    ),
 )
 
 #: Writing into an array.
@@ -164,5 +183,27 @@ ARRAY_WRITES: tuple[KnownError, ...] = (
         "x.at[...], which says which elements to update and returns a new array.",
         fix="Index through .at first: x = x.at[i].set(v) (x.at[:].set(v) for every element); "
         "keep the result, since x itself never changes.",
+    ),
+    # A row written into one element: x.at[i].set(row) where x was preallocated for scalars,
+    # the fori_loop port of a loop that collects its steps on the python_control_flow page.
+    KnownError(
+        errors=("ValueError",),
+        topic="python_control_flow",
+        see_also=("inplace_updates",),
+        wordings=(
+            Wording(
+                "Cannot broadcast to shape with fewer dimensions",
+                "jnp.broadcast_to, under x.at[i].set(v): JAX 0.4.35, 0.10.2 and 0.12.0.1 (live: "
+                "'arr_shape=(3,) shape=()')",
+            ),
+        ),
+        scenario="Code wrote a value into a slot of an array that is too small for it, as in "
+        "out.at[i].set(row) in a loop that collects one row per step into a buffer "
+        "preallocated as jnp.zeros((n,)).",
+        cause="x.at[i].set(v) broadcasts v to the shape of x[i]; a row cannot shrink to one "
+        "element. The buffer's shape was written for scalar steps.",
+        fix="Collect the steps with jax.lax.scan (or jaxpurity.collect), which stacks each "
+        "step's output whatever its shape; or preallocate the buffer with the step's shape: "
+        "jnp.zeros((n, *row.shape)).",
     ),
 )

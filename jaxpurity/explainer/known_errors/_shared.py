@@ -77,8 +77,9 @@ class KnownError:
       when: A regular expression the message must also contain (searched
         with whitespace collapsed): it tells apart errors of one class. Where
         its first match has a group named ``called``, the function that group
-        names must also be called back: called in a line the traceback shows,
-        and not running (it returned a value made in an earlier trace).
+        names must also be called back: called in a line the traceback shows
+        (``name(``, not ``obj.name(``), and not running (it returned a value
+        made in an earlier trace; or jit refused its arguments before the call).
       unless: A regular expression the message must not contain.
       raised_in: A regular expression searched in the code that raised the
         error (``ErrorBlock.raised``: ``"path in function"`` and the source

@@ -43,6 +43,15 @@ _CALLBACK_VMAP_FIX = (
     "unordered io_callback, or jax.debug.callback, under vmap."
 )
 
+# What XLA's runtime says of a callback's result that does not match its declaration.
+_CALLBACK_RESULT = Wording(
+    r"Incorrect output (?:shape|dtype) for return value #\d+",
+    "JAX 0.4.35 (XlaRuntimeError: INTERNAL: CpuCallback error), 0.10.2 and 0.12.0.1 "
+    "(JaxRuntimeError: ... CpuCallback error calling callback), live; pasted in "
+    "pymc-labs/pymc-marketing#1633 (2025)",
+    regex=True,
+)
+
 #: UnexpectedTracerError: a tracer kept from a function under shard_map or pmap.
 UNEXPECTED_TRACERS_ACROSS_DEVICES: tuple[KnownError, ...] = (
     unexpected_tracer(
@@ -211,6 +220,22 @@ CALLBACKS: tuple[KnownError, ...] = (
         cause=_CALLBACK_VMAP_CAUSE,
         fix=_CALLBACK_VMAP_FIX,
     ),
+    # The callback's result checked against what it declared, when the compiled program runs:
+    # XLA's runtime error quotes the callback's Python traceback, ending in this RuntimeError.
+    KnownError(
+        errors=("JaxRuntimeError", "XlaRuntimeError", "RuntimeError"),
+        topic="callbacks",
+        wordings=(_CALLBACK_RESULT,),
+        when=_CALLBACK_RESULT.text,  # of XLA's runtime errors, only this one
+        scenario="A jax.pure_callback (or io_callback) returned an array of another shape or "
+        "dtype than the result_shape_dtypes it declared.",
+        cause="JAX compiles the program around the declared result (jax.ShapeDtypeStruct), "
+        "before the callback ever runs; when it runs, its output must match that declaration "
+        "exactly, and under vmap it must hold the whole batch.",
+        fix="Declare what the function really returns, jax.ShapeDtypeStruct(shape, dtype) for "
+        "each output, and make it return exactly that: np.asarray(out, dtype=...) with the "
+        "declared shape; check the shape under vmap with the vmap_method you chose.",
+    ),
 )
 
 #: jax.debug.print's format, and printed output that shows a tracer (no error at all).
@@ -233,6 +258,28 @@ PRINTING: tuple[KnownError, ...] = (
         "error.",
         fix="Write the format with braces, one per value: jax.debug.print('x = {} y = {:.3f}', "
         "x, y), or by name: jax.debug.print('x = {x}', x=x).",
+    ),
+    # A format spec applied to a tracer ({x:.3f}): Python's TypeError from object.__format__,
+    # which takes no spec. An f-string in print or logging inside jit, or a spec in
+    # jax.debug.print's own format on JAX that formatted with the tracers (jax-ml/jax#23475).
+    KnownError(
+        errors=("TypeError",),
+        topic="print_vs_debug_print",
+        wordings=(
+            Wording(
+                r"unsupported format string passed to \w{0,40}Tracer\.__format__",
+                "Python's TypeError for a format spec on a tracer: JAX 0.4.35, 0.10.2 and "
+                "0.12.0.1 (live: f'{x:.3f}' under jit); pasted in jax-ml/jax#23475 (2024)",
+                regex=True,
+            ),
+        ),
+        scenario="A jitted function formatted a traced value with a format spec, as in "
+        "print(f'loss {loss:.3f}') or a logging call.",
+        cause="The f-string runs while JAX traces the function, when the value is a tracer (a "
+        "placeholder with a shape and dtype) that has no number to format.",
+        fix="Print run-time values with jax.debug.print, which formats them when the compiled "
+        "function runs: jax.debug.print('loss {:.3f}', loss); or format the result outside "
+        "jit: print(f'{float(loss):.3f}').",
     ),
     KnownError(
         errors=(),

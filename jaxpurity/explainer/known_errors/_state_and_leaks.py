@@ -5,7 +5,9 @@ trace ended: as a Python number (``float()``, ``bool()``, ``if``), as an
 ``UnexpectedTracerError``, or caught by the leak checker. Each goes to the page
 for where the tracer was made (a loop body, ``grad`` or ``vmap``) or kept (a
 cache, an object) as far as the message says, else to ``global_counter``, with
-the other holders under "See also". Each group is tried where
+the other holders under "See also". And what the mutable array references of
+``global_counter``'s fix refuse (a shared one under vmap, one returned from jit).
+Each group is tried where
 :data:`jaxpurity.explainer.known_errors.KNOWN_ERRORS` puts it.
 """
 
@@ -18,7 +20,6 @@ from jaxpurity.explainer.known_errors._shared import (
     BOOL,
     BOOL_OLD,
     CONCRETE,
-    CONVERSION,
     INDEX,
     NOT_AN_ARRAY,
     KnownError,
@@ -29,9 +30,9 @@ from jaxpurity.explainer.known_errors._shared import (
 
 __all__ = [
     "CONVERSIONS_OF_LEAKED_TRACERS",
-    "CONVERSIONS_UNDER_GRAD_OR_VMAP",
     "FLAX_MODULE_STATE",
     "LEAK_CHECKER",
+    "MUTABLE_ARRAY_REFERENCES",
     "SELF_TRACED_BY_JIT",
     "UNEXPECTED_TRACERS_ANYWHERE",
     "UNEXPECTED_TRACERS_BY_HOLDER",
@@ -55,7 +56,14 @@ _GRAD_VMAP = any_of(
     r"\bLeaked (?:trace|level|sublevel) (?:MainTrace\(\d+, ?)?"
     rf"(?:{'|'.join(trace_names(GRAD_VMAP))})\b",
     r"\bwith<(?:JVPTrace|BatchTrace|LinearizeTrace)\(",
-    r"\b(?:JVPTracer|BatchTracer|LinearizeTracer) (?:with object id \d+ )?was created on line\b",
+    r"\b(?:JVPTracer|BatchTracer|VmapTracer|LinearizeTracer) (?:with object id \d+ )?was created "
+    r"on line\b",
+)
+# What a leak from jit or a loop says in a conversion's message (and a grad or vmap one never
+# does): the traced function and its transformation (JAX 0.10.2 and 0.12.0.1), or that the
+# tracer was jit's (0.4.35).
+_JIT_OR_LOOP_TRACE = any_of(
+    r"while tracing the function", r"\bDynamicJaxprTracer was created on line", _LOOP
 )
 # A cache holds the tracer: functools.lru_cache, or a dict or attribute named like one.
 _CACHE = any_of(
@@ -202,6 +210,15 @@ CONVERSIONS_OF_LEAKED_TRACERS: tuple[KnownError, ...] = (
         _LEAK_FIX_SELF,
         any_of(_OBJECT_ATTRIBUTE, _METHOD_MADE),
     ),
+    # A leak whose message names no trace: grad names none, and vmap's tracer is named above
+    # only where JAX says where it was made. Only the traceback shows that it leaked (see
+    # jaxpurity.explainer._explain._outside_every_transformation).
+    replace(
+        _leaked_tracer_conversion(
+            "leak_from_grad_vmap", "a function under grad or vmap", _LEAK_FIX_GRAD
+        ),
+        unless=_JIT_OR_LOOP_TRACE,
+    ),
     replace(
         _leaked_tracer_conversion("global_counter", "a jitted function", _LEAK_FIX_GLOBAL),
         see_also=_OTHER_LEAKS,
@@ -316,27 +333,6 @@ FLAX_MODULE_STATE: tuple[KnownError, ...] = (
     ),
 )
 
-#: float() of a value computed under grad or vmap.
-CONVERSIONS_UNDER_GRAD_OR_VMAP: tuple[KnownError, ...] = (
-    # float() of a grad or vmap tracer: JAX 0.4.35 and 0.10.2 name no traced function (that
-    # line is jit's, and "While tracing the function ..." was jit's from 0.2.0 to 0.3.15),
-    # whether the tracer is live or was logged and used after grad returned.
-    KnownError(
-        errors=("ConcretizationTypeError",),
-        topic="leak_from_grad_vmap",
-        see_also=("static_arguments",),
-        wordings=(CONVERSION,),
-        when=CONVERSION.text,
-        unless=r"The error occurred while tracing the function|While tracing the function",
-        scenario="Code called float(), int() or complex() on a value computed under jax.grad "
-        "or jax.vmap: inside the function, or later, on a value it saved (a logged loss).",
-        cause="Under grad and vmap every value computed from the arguments is a tracer, and "
-        "one saved outside the function stays a tracer after the transformation returns: it "
-        "has a shape and a dtype but no value to convert.",
-        fix=f"{_LEAK_FIX_GRAD} To print a value inside the function, use jax.debug.print.",
-    ),
-)
-
 #: jit on a method, tracing `self`.
 SELF_TRACED_BY_JIT: tuple[KnownError, ...] = (
     # A method decorated with @jax.jit (or jax.jit(Model.apply)) gets the object as its first
@@ -363,5 +359,46 @@ SELF_TRACED_BY_JIT: tuple[KnownError, ...] = (
         "first values, and a method that assigns to self then leaks tracers. Better, make "
         "the object a pytree (jaxpurity.dataclass) so that self is traced, and return a new "
         "object instead of assigning to self.",
+    ),
+)
+
+#: Mutable array references (jax.new_ref, JAX 0.7.2 and newer), the global_counter page's fix, and
+#: what they refuse.
+MUTABLE_ARRAY_REFERENCES: tuple[KnownError, ...] = (
+    KnownError(
+        errors=("Exception", "ValueError"),
+        topic="global_counter",
+        wordings=(
+            Wording(
+                r"performing a (?:set|swap|set/swap) operation with vmapped value on an "
+                r"unbatched (?:mutable )?array reference",
+                "JAX 0.10.2 and 0.12.0.1 (live: a Ref mapped with in_axes=None)",
+                regex=True,
+            ),
+        ),
+        scenario="A function under jax.vmap wrote a different value from each row into one "
+        "shared mutable array reference (a jax.new_ref mapped with in_axes=None, or closed "
+        "over).",
+        cause="A Ref outside the vmap has one value, and every row of the batch writes its own: "
+        "vmap has nowhere to put them.",
+        fix="Give each row its own Ref: pass a batched Ref (jax.new_ref(jnp.zeros(batch))) as "
+        "a mapped argument, or make the Ref inside the mapped function; or thread the state "
+        "through the function's arguments and results.",
+    ),
+    KnownError(
+        errors=("ValueError",),
+        topic="global_counter",
+        wordings=(
+            Wording(
+                "returned a mutable array reference",
+                "JAX 0.10.2 and 0.12.0.1 (live: jax.jit(lambda ref: ref)(ref))",
+            ),
+        ),
+        scenario="A jitted function returned a mutable array reference (a jax.new_ref, passed "
+        "in or made inside).",
+        cause="A Ref is state that jit reads and writes in place; it cannot leave the compiled "
+        "function as a result.",
+        fix="Return the value instead (ref[...]), and keep the Ref outside: the caller, who "
+        "passed it in, still holds it, and sees every write.",
     ),
 )
