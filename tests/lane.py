@@ -11,10 +11,12 @@ accelerator it sees, and keeps the CPU beside it.
 ``python tests/lane.py pages OUT``
     runs every gallery page; writes ``OUT/pages.json`` (each page's result,
     seconds, output and the errors it caught).
-``python tests/lane.py tests OUT --part fast|slow [-- PYTEST_ARGS]``
+``python tests/lane.py tests OUT --part fast|slow [--label NAME] [-- PYTEST_ARGS]``
     runs the suite's fast or slow tests (``@pytest.mark.slow``: the corpora,
-    the memory tests, the fix matrix); writes ``OUT/tests-<part>.xml``. The
-    two parts split the suite into calls of under 10 minutes.
+    the memory tests, the fix matrix); writes ``OUT/tests-<NAME>.xml``. The
+    two parts split the suite into calls of under 10 minutes on a TPU chip.
+    The memory tests measure the host's memory in CPU processes of their own,
+    so they may run beside the pages, with ``JAX_PLATFORMS=cpu``.
 ``python tests/lane.py table OUT [--record FILE]``
     prints a table of what ran and passed, and writes the record that the
     site's "Where this was run" page shows (``docs/ran_on/``).
@@ -116,8 +118,10 @@ def _close_figures() -> None:
         sys.modules["matplotlib.pyplot"].close("all")
 
 
-def run_tests(out: Path, part: str, pytest_args: list[str]) -> int:
-    """Run the suite's ``part`` in one pytest process, reporting to ``OUT/tests-<part>.xml``."""
+def run_tests(out: Path, part: str, pytest_args: list[str], label: str | None = None) -> int:
+    """Run the suite's ``part`` in one pytest process, reporting to ``OUT/tests-<label>.xml``
+    (the label is the part's name unless given: a part split over calls needs one each)."""
+    label = label or part
     command = [
         sys.executable,
         "-m",
@@ -127,12 +131,12 @@ def run_tests(out: Path, part: str, pytest_args: list[str]) -> int:
         "-q",
         "-m",
         PARTS[part],
-        f"--junitxml={out / f'tests-{part}.xml'}",
+        f"--junitxml={out / f'tests-{label}.xml'}",
         *pytest_args,
     ]
     returncode = subprocess.call(command, cwd=ROOT)
     # Only now: asking JAX for its devices opens the chip, which pytest needed to itself.
-    (out / f"tests-{part}.json").write_text(json.dumps(_where()))
+    (out / f"tests-{label}.json").write_text(json.dumps(_where()))
     return returncode
 
 
@@ -212,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     tests = steps.add_parser("tests", help="run one part of the suite in one pytest process")
     tests.add_argument("out", type=Path)
     tests.add_argument("--part", choices=sorted(PARTS), required=True)
+    tests.add_argument("--label", help="name of the report, when a part is split over calls")
     tab = steps.add_parser("table", help="print what ran and passed; write the record")
     tab.add_argument("out", type=Path)
     tab.add_argument("--record", type=Path, help="write the run's record here (docs/ran_on/)")
@@ -224,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         results = run_pages(args.out, args.only)
         return int(any(r["status"] != "passed" for r in results))
     if args.step == "tests":
-        return run_tests(args.out, args.part, argv[cut + 1 :])
+        return run_tests(args.out, args.part, argv[cut + 1 :], args.label)
     record = summary(args.out)
     print(table([record]))
     failed = record.get("pages", {}).get("failed", []) + record.get("tests", {}).get("failures", [])
