@@ -1563,6 +1563,18 @@ def test_cli_exits_1_for_an_unknown_error() -> None:
     assert "Not recognised" in result.stdout
 
 
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_cli_links_the_error_index_and_the_search_for_an_unknown_error(lang: str) -> None:
+    result = _cli("explain", "--lang", lang, "RuntimeError: out of memory")
+
+    # The site's root in that edition, as the gallery pages' addresses have it.
+    root = url("python_control_flow", lang).removesuffix(page("python_control_flow"))
+    lines = result.stdout.splitlines()
+    assert lines[-2].endswith(f"{root}errors.html"), result.stdout
+    assert lines[-1].endswith(f"{root}search.html?q=RuntimeError"), result.stdout
+    assert result.stdout == str(jaxpurity.explain("RuntimeError: out of memory", lang=lang)) + "\n"
+
+
 def _main_exit_code(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch) -> int:
     """Run the command line in this process (argparse exits through SystemExit)."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))

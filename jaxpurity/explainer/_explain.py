@@ -14,10 +14,11 @@ import functools
 import ntpath  # its basename splits at "/" and at "\\": paths from any system
 import re
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from jaxpurity._languages import language, translate
 from jaxpurity._layout import bracketed, colon, join, wrap
-from jaxpurity._pages import page, url
+from jaxpurity._pages import PAGES, page, url
 from jaxpurity.explainer._pasted import ErrorBlock, is_jax_machinery, read_error, squeeze
 from jaxpurity.explainer.known_errors import (
     DEAD_TRACE,
@@ -27,7 +28,7 @@ from jaxpurity.explainer.known_errors import (
     Wording,
 )
 
-__all__ = ["Explanation", "anchor", "distinctive", "explain", "not_recognised"]
+__all__ = ["Explanation", "anchor", "distinctive", "explain", "not_recognised", "site_url"]
 
 _WIDTH = 88  # columns of a terminal; a Chinese character takes two
 # Only the errors nearest the raised one are read: a chain is short, and a long log of
@@ -107,12 +108,35 @@ class Explanation:
             ]
         text = "\n".join(wrap(line, _WIDTH) for line in lines)
         if not self.recognised:
+            # Where to look next: the error index (every message the site shows, with its
+            # page) and the site's search, for the error's name. Each address whole.
+            search = site_url("search.html", self.language)
+            if self.error:
+                search += f"?q={quote(self.error)}"
+            text += f"\n{_('Error index')}{said}{site_url('errors.html', self.language)}"
+            text += f"\n{_('Search the site')}{said}{search}"
             return text
         # Each address whole, so that a terminal makes it a link.
         text += f"\n{_('Read more')}{said}{self.url}"
         for topic in self.see_also:
             text += f"\n{_('See also')}{said}{url(topic, self.language)}"
         return text
+
+
+def site_url(path: str, lang: str = "en") -> str:
+    """The address of a page of the site at ``path`` from its root, in ``lang``'s edition.
+
+    The same base and edition folder as the gallery pages' addresses
+    (:func:`jaxpurity._pages.url`, which ``$JAXPURITY_DOCS_URL`` points elsewhere).
+
+    Example:
+      >>> site_url("errors.html")  # doctest: +ELLIPSIS
+      'https://.../errors.html'
+      >>> site_url("search.html", "zh_CN")  # doctest: +ELLIPSIS
+      'https://.../zh_CN/search.html'
+    """
+    topic = next(iter(PAGES))
+    return url(topic, lang).removesuffix(page(topic)) + path
 
 
 def not_recognised(error: str, lang: str) -> str:
