@@ -9,7 +9,8 @@ the repository can be imported by mistake:
 - runs every doctest of the installed package;
 - runs the ``jaxpurity`` console script on a real JAX error (in English and Chinese,
   from the shipped catalog), and ``jaxpurity lint`` and flake8 (installed there, to
-  load the plugin) on a file with a bug, and checks that lint and explain import no JAX;
+  load the plugin) on a file with a bug, and checks that lint and explain import no JAX
+  (explain on an error it does not know, which it says and links the error index for);
 - runs a failing test under ``pytest -p jaxpurity``, and the same error in IPython
   after ``%load_ext jaxpurity`` (IPython installed there), and finds the note in each;
 - imports the package and uses a drop-in and a diagnostic.
@@ -139,9 +140,20 @@ def main(dist: Path) -> None:
         )
         assert linted.returncode == 1 and "buggy.py:5:5: JP130 " in linted.stdout, linted
         print("jaxpurity lint:", linted.stdout.splitlines()[0][:60], "...")
-        for argv in (["lint", "--no-config", "buggy.py"], ["explain", "--lang", "en", "x"]):
-            subprocess.run([python, "-c", IMPORTS_JAX.format(argv=argv)], cwd=home, check=True)
-        print("jaxpurity lint and explain import no JAX")
+        # Quiet when it passes: each command's output is read here, not printed.
+        for argv, said in (
+            (["lint", "--no-config", "buggy.py"], "buggy.py:5:5: JP130 "),
+            # An error explain does not know: it says so and links the error index.
+            (["explain", "--lang", "en", "x"], "Error index: "),
+        ):
+            ran = subprocess.run(
+                [python, "-c", IMPORTS_JAX.format(argv=argv)],
+                cwd=home,
+                capture_output=True,
+                text=True,
+            )
+            assert ran.returncode == 0 and said in ran.stdout, (argv, ran.stdout, ran.stderr)
+        print("jaxpurity lint and explain import no JAX; explain links the error index")
         run(python, "-m", "pip", "install", "-q", "flake8", cwd=home)
         flake8 = subprocess.run(
             [python, "-m", "flake8", "--select", "JP", "buggy.py"],
