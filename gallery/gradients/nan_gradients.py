@@ -119,8 +119,13 @@ assert second == [0.0, 0.0, -0.03125], second
 # derivative finite: ``1.0`` suits ``sqrt``, ``log`` and a division. A
 # :func:`jax.lax.cond` differentiates only the branch that was picked, so
 # it has no such ``nan``, even under ``vmap``, where it runs both branches
-# (:doc:`../control_flow/python_control_flow` shows it).
-#
+# (:doc:`../control_flow/cond_branch_types` shows them run):
+
+cond_grads = jax.vmap(jax.grad(lambda v: jax.lax.cond(v > 0, jnp.sqrt, jnp.zeros_like, v)))(inputs)
+print("vmap(grad) of a lax.cond at", inputs.tolist(), "->", cond_grads.tolist())
+assert cond_grads.tolist() == expected, cond_grads
+
+# %%
 # The same trap: a masked mean
 # ----------------------------
 #
