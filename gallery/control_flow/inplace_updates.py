@@ -7,8 +7,8 @@ arrays are immutable and do not support in-place item assignment``, with or
 without :func:`jax.jit`. This page shows the error, the ``.at[...]``
 methods that replace it, and three places where they behave differently
 from NumPy's in-place updates without raising anything: the original array
-never changes, repeated indices add up, and out-of-range indices are
-dropped.
+never changes, repeated indices add up (and with ``.set``, which update
+lands is not defined), and out-of-range indices are dropped.
 """
 
 # %%
@@ -131,6 +131,26 @@ numpy_counts[samples] += 1
 print("NumPy counts[idx] += 1:", numpy_counts.tolist())
 assert jnp.zeros(4, jnp.int32).at[idx].add(1).tolist() == [1, 0, 3, 1]
 assert numpy_counts.tolist() == [1, 0, 1, 1]
+
+# %%
+# ``.set`` with a repeated index is another matter: one of the updates
+# lands, and which one is not defined. The documentation of
+# :attr:`jax.numpy.ndarray.at` says the order in which conflicting updates
+# are applied "is implementation-defined and may be nondeterministic", as on
+# hardware that applies them concurrently. The backend that ran this page
+# kept the value below; that is not a promise, and another backend, or
+# another run on an accelerator, may keep another. Give each index one
+# update, or combine with ``.min`` or ``.max``, whose result does not depend
+# on the order.
+
+updates, same = jnp.array([10.0, 20.0, 30.0]), jnp.array([1, 1, 1])
+landed = jnp.zeros(4).at[same].set(updates)
+largest = jnp.zeros(4).at[same].max(updates)
+backend = f"on {jax.default_backend()}:"
+print(backend, ".at[[1, 1, 1]].set([10, 20, 30]) ->", landed.tolist())
+print(backend, ".at[[1, 1, 1]].max([10, 20, 30]) ->", largest.tolist())
+assert float(landed[1]) in updates.tolist() and landed.tolist()[::2] == [0.0, 0.0], landed
+assert largest.tolist() == [0.0, 30.0, 0.0, 0.0], largest
 
 # %%
 # Out-of-range indices raise nothing
