@@ -120,8 +120,8 @@ assert len(set(first)) == 4, first
 
 # %%
 # The numbers differ from call to call, and the whole series is
-# reproducible: the same seed gives it back exactly, and another seed gives
-# another series.
+# reproducible: on the same JAX, with the same settings, the same seed gives
+# it back exactly, and another seed gives another series.
 
 again = noisy_series(seed=0)
 other = noisy_series(seed=1)
@@ -129,6 +129,22 @@ print("seed 0 again:", [round(v, 4) for v in again])
 print("seed 1:      ", [round(v, 4) for v in other])
 assert again == first
 assert other != first
+
+# %%
+# Across JAX versions, or settings, the same seed may give other numbers.
+# How a key becomes random bits depends on the setting
+# ``jax_threefry_partitionable``, and JAX 0.5.0 turned it on by default, so
+# JAX 0.4.35 and JAX 0.5 or newer draw different series from seed 0. Here
+# is the series with the setting flipped, on this JAX (the context manager
+# puts the setting back):
+
+default = jax.config.jax_threefry_partitionable
+with jax.threefry_partitionable(not default):
+    flipped = noisy_series(seed=0)
+print(f"JAX {jax.__version__}: jax_threefry_partitionable is {default} by default")
+print(f"seed 0, the setting {not default}:", [round(v, 4) for v in flipped])
+assert default == (jax.__version_info__ >= (0, 5)), default
+assert flipped != first and jax.config.jax_threefry_partitionable == default
 
 # %%
 # One key is one draw. Under :func:`jax.vmap` with the key held fixed
