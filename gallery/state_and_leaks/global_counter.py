@@ -11,7 +11,7 @@ global is worse: a later use raises
 reports it earlier as a ``Leaked trace`` error with a chain of references
 that names the holder. This page shows all three, then the fixes: passing the
 state in and out of the function, :func:`jax.new_ref <jax.ref.new_ref>` (JAX
-0.7.2 and newer, and not under :func:`jax.vmap`), and
+0.7.2 and newer; under :func:`jax.vmap`, one per row), and
 :class:`jaxpurity.Stateful`.
 """
 
@@ -19,10 +19,9 @@ state in and out of the function, :func:`jax.new_ref <jax.ref.new_ref>` (JAX
 # The code people write
 # ---------------------
 #
-# A step function bumps a global counter and scales its input by it. In plain
-# Python this counts calls. The ``global`` statement is what makes it
-# impure: the function reads and writes state that is not among its arguments
-# or its results.
+# A step function bumps a global counter and scales its input by it. In plain Python
+# this counts calls. The ``global`` statement is what makes it impure: the function
+# reads and writes state that is not among its arguments or its results.
 
 import re
 import types
@@ -46,9 +45,8 @@ def step(x):
 # What JAX does: raises nothing, counts traces
 # --------------------------------------------
 #
-# Three calls with the same float32 input. A reader of the code expects the
-# counter to reach 3 and the results to grow. The output shows what happens
-# instead.
+# Three calls with the same float32 input. A reader of the code expects the counter to
+# reach 3 and the results to grow. The output shows what happens instead.
 
 x = jnp.float32(2.0)
 results = [float(step(x)) for _ in range(3)]
@@ -74,14 +72,13 @@ assert again == 2.0 and counter == 2, (again, counter)
 # Why
 # ---
 #
-# :func:`jax.jit` runs the Python body once per new input *signature* (shape,
-# dtype, weak type, static arguments) with abstract tracers in place of the
-# values, and records only the array operations into a program (a jaxpr).
-# ``counter += 1`` is plain Python: it runs during that trace and is not
-# recorded. ``x * counter`` reads a Python int, which enters the program as a
-# constant. Printing the jaxpr of the float32 version shows that constant;
-# :func:`jax.make_jaxpr` reuses the cached trace here, so the counter still
-# does not move.
+# :func:`jax.jit` runs the Python body once per new input *signature* (shape, dtype,
+# weak type, static arguments) with abstract tracers in place of the values, and records
+# only the array operations into a program (a jaxpr). ``counter += 1`` is plain Python:
+# it runs during that trace and is not recorded. ``x * counter`` reads a Python int,
+# which enters the program as a constant. Printing the jaxpr of the float32 version
+# shows that constant; :func:`jax.make_jaxpr` reuses the cached trace here, so the
+# counter still does not move.
 
 jaxpr_text = str(jax.make_jaxpr(step)(x))
 print(jaxpr_text)
@@ -117,10 +114,9 @@ assert scaled == 4.0, scaled
 assert len(metrics.history) == 1, metrics.history
 
 # %%
-# The list holds the tracer from the trace, not a number. The trace ended
-# when ``scale`` returned, so any later use of that tracer fails. The error
-# names the function that was being traced and the line that created the
-# leaked value.
+# The list holds the tracer from the trace, not a number. The trace ended when ``scale``
+# returned, so any later use of that tracer fails. The error names the function that was
+# being traced and the line that created the leaked value.
 
 with jaxpurity.raises(jax.errors.UnexpectedTracerError, match="unexpected tracer"):
     metrics.history[0] + 1.0
@@ -145,14 +141,13 @@ print("cached call under checking_leaks, history length:", len(metrics.history))
 assert len(metrics.history) == 0, metrics.history
 
 # %%
-# A new dtype forces a trace, and the leak checker raises a bare
-# :class:`Exception` whose message starts with ``Leaked trace``. Each leaked
-# tracer comes with the references that keep it alive: a line ``<A> is
-# referred to by <B>[0]`` means that ``B`` holds ``A``. Follow the lines
-# down to the last one, which names something in your code, here
-# ``metrics.history``: that is what to fix. (The numbers are ``id()``
-# values; on recent JAX more chains follow, for tracers the stored one keeps
-# alive, and they end at the same root.)
+# A new dtype forces a trace, and the leak checker raises a bare :class:`Exception`
+# whose message starts with ``Leaked trace``. Each leaked tracer comes with the
+# references that keep it alive: a line ``<A> is referred to by <B>[0]`` means that
+# ``B`` holds ``A``. Follow the lines down to the last one, which names something in
+# your code, here ``metrics.history``: that is what to fix. (The numbers are ``id()``
+# values; on recent JAX more chains follow, for tracers the stored one keeps alive, and
+# they end at the same root.)
 
 with jax.checking_leaks():
     with jaxpurity.raises(Exception, match="Leaked trace") as info:
@@ -168,12 +163,11 @@ metrics.history.clear()
 # everything it changes as results. The count becomes an array argument and
 # a result; the caller keeps it between calls.
 #
-# The state goes in first and comes out last: ``pure_step(count, x)``
-# returns ``(y, count)``, the output and then the new state. That is the
-# order :class:`jaxpurity.Stateful` (at the end of this page) expects, and
-# every pure step on this site uses it. Loop bodies follow their loop's API
-# instead: a :func:`jax.lax.scan` body returns the carry first, as on
-# :doc:`leak_from_loop_body`.
+# The state goes in first and comes out last: ``pure_step(count, x)`` returns
+# ``(y, count)``, the output and then the new state. That is the order
+# :class:`jaxpurity.Stateful` (at the end of this page) expects, and every pure step on
+# this site uses it. Loop bodies follow their loop's API instead: a :func:`jax.lax.scan`
+# body returns the carry first, as on :doc:`leak_from_loop_body`.
 
 
 @jax.jit
@@ -256,31 +250,38 @@ else:
     print(f"{NO_NEW_REF}: pass the count in and out, as pure_step does.")
 
 # %%
-# A ``Ref`` has limits. JAX refuses to return one from a jitted function
-# (read it with ``ref[...]`` and return the array), and under
-# :func:`jax.vmap` one ``Ref`` cannot take a different write from every
-# row: ``ref_step`` over a batch raises. For a batch, thread the state as
-# ``pure_step`` does, which the cell above mapped over two counters.
+# A ``Ref`` has limits. JAX refuses to return one from a jitted function (read it with
+# ``ref[...]`` and return the array). Under :func:`jax.vmap`, one shared ``Ref`` (mapped
+# with ``in_axes=None``, or closed over) cannot take a different write from every row:
+# ``ref_step`` raises. A batched ``Ref`` works, under :func:`jax.jit` too: one per row,
+# as ``pure_step`` mapped two counters above, or one made inside the mapped function.
 
 if HAS_NEW_REF:
     with jaxpurity.raises(ValueError, match="cannot be returned"):
         jax.jit(lambda ref: ref)(count_ref)
+    rows = jnp.array([2.0, 3.0])
     with jaxpurity.raises(Exception, match="unbatched array reference"):
-        jax.vmap(ref_step, in_axes=(None, 0))(count_ref, jnp.array([2.0, 3.0]))
+        jax.vmap(ref_step, in_axes=(None, 0))(count_ref, rows)
+    row_refs = jax.new_ref(jnp.array([0, 10]))
+    per_row = jax.jit(jax.vmap(ref_step))(row_refs, rows)
+    made_inside = jax.jit(jax.vmap(lambda x: ref_step(jax.new_ref(0), x)))(rows)
+    print("one Ref per row:", per_row.tolist(), row_refs[...].tolist())
+    print("a Ref made in each row:", made_inside.tolist())
+    assert per_row.tolist() == [2.0, 33.0] and row_refs[...].tolist() == [1, 11], per_row
+    assert made_inside.tolist() == [2.0, 3.0], made_inside
 else:
-    print(f"{NO_NEW_REF}: nothing to refuse.")
+    print(f"{NO_NEW_REF}: nothing to refuse, nothing to map.")
 
 # %%
 # With jaxpurity: Stateful
 # ------------------------
 #
-# Threading the count by hand is the pure fix, but the call site has to keep
-# it. :class:`jaxpurity.Stateful` keeps the state on the Python side for you.
-# Give it a pure step ``fn(state, *args) -> (out, new_state)``, such as
-# ``pure_step``, and the first state. Each call runs the step under
-# :func:`jax.jit` with the current state, stores the new state and returns
-# the output. It also counts traces, and checks that the state keeps its
-# type.
+# Threading the count by hand is the pure fix, but the call site has to keep it.
+# :class:`jaxpurity.Stateful` keeps the state on the Python side for you. Give it a pure
+# step ``fn(state, *args) -> (out, new_state)``, such as ``pure_step``, and the first
+# state. Each call runs the step under :func:`jax.jit` with the current state, stores
+# the new state and returns the output. It also counts traces, and checks that the state
+# keeps its type.
 
 stepper = jaxpurity.Stateful(pure_step, 0)
 stateful_results = [float(stepper(x)) for _ in range(3)]
@@ -300,17 +301,18 @@ with jaxpurity.raises(TypeError, match="inside a JAX transformation"):
 # which names the global and the stale result, and finds tracers stored as ``scale``
 # stores one. On the fixes it reports a ``global-assignment`` for the counter of traces
 # in ``ref_step``, there only to show them, and warns that ``ref_step`` raises under
-# vmap, as shown above; and a ``mode-mismatch`` for ``stepper``, which runs eagerly but
-# refuses jit.
+# vmap: it maps the call with the ``Ref`` shared, the case refused above; and a
+# ``mode-mismatch`` for ``stepper``, which runs eagerly but refuses jit.
 
 # sphinx_gallery_start_ignore
 # The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.
 REFUSES_JIT = (TypeError, "inside a JAX transformation", "pure_step")
+MOVES = "each call moves the state it keeps: its step, pure_step, is what {} takes"
 FIXES = {
     "pure_step": {"args": (jnp.int32(0), x), "wrt": 1},
     "scale_with_trace": {"args": (1.0,)},
     "ref_step": {
-        "check_pure": {"global-assignment": "counter of traces", "mode-mismatch": "under vmap"},
+        "check_pure": {"global-assignment": "counter of traces", "mode-mismatch": "``Ref`` shared"},
         "needs": "jax.new_ref",
         "args": lambda: (jax.new_ref(jnp.int32(0)), x),
         "wrt": 1,
@@ -321,10 +323,7 @@ FIXES = {
         "check_pure": {"mode-mismatch": "for ``stepper``, which runs eagerly but"},
         "args": (x,),
         "breaks": {"jit": REFUSES_JIT, "nested": REFUSES_JIT},
-        "not": {
-            "grad": "each call moves the state it keeps: its step, pure_step, is what grad takes",
-            "vmap": "each call moves the state it keeps: its step, pure_step, is what vmap takes",
-        },
+        "not": {"grad": MOVES.format("grad"), "vmap": MOVES.format("vmap")},
     },
 }
 # sphinx_gallery_end_ignore
