@@ -3,16 +3,15 @@ Do the fixes make my code slower?
 =================================
 
 The fixes on this site replace Python loops with :func:`jax.lax.scan` or
-:func:`jaxpurity.collect`, :func:`jax.lax.cond` with :func:`jaxpurity.cond`,
-and add a :func:`jaxpurity.check_pure` while you debug. Before you take one,
-you want to know what it costs. This page measures three costs while the site
-is built, each side by side with the code it replaces, in the same run: the
-compile time of an unrolled Python loop against ``scan`` and ``collect`` as
-the trip count grows; the trace, compile and run time of jaxpurity's drop-ins
-against :mod:`jax.lax`; and one :func:`jaxpurity.check_pure` against one
-:func:`jax.jit` compile-and-run of the same function. The plots show this
-build's numbers; the prose only claims ratios, since the seconds depend on
-the machine.
+:func:`jaxpurity.collect`, :func:`jax.lax.cond` with :func:`jaxpurity.cond`, and add a
+:func:`jaxpurity.check_pure` while you debug. Before you take one, you want to know what it
+costs. This page measures three costs while the site is built, each side by side with the
+code it replaces, in the same run: the compile time of an unrolled Python loop against
+``scan`` (also with ``unroll=``) and ``collect`` as the trip count grows, and their run
+time; the trace, compile and run time of jaxpurity's drop-ins against :mod:`jax.lax`; and
+one :func:`jaxpurity.check_pure` against one :func:`jax.jit` compile-and-run of the same
+function. The plot and the tables show this build's numbers; the prose only claims ratios,
+since the seconds depend on the machine.
 """
 
 # %%
@@ -51,6 +50,10 @@ def fastest_in_turns(runs, repeats=3):
     return [min(taken) for taken in times]
 
 
+def batch(fn, args):
+    return [fn(*args) for _ in range(20)]
+
+
 # %%
 # Compile time: an unrolled loop against scan and collect
 # -------------------------------------------------------
@@ -60,7 +63,9 @@ def fastest_in_turns(runs, repeats=3):
 # step (see :doc:`../control_flow/python_control_flow`). :func:`jax.lax.scan`
 # and :func:`jaxpurity.collect` trace the body once and compile a loop. Here
 # are the three ways to compute the same rows ``sin(x * i) @ w`` for
-# ``i = 0, ..., n - 1``, for a trip count ``n`` known when tracing.
+# ``i = 0, ..., n - 1``, for a trip count ``n`` known when tracing, and a
+# fourth in between: ``scan`` with ``unroll=8``, whose loop holds 8 copies of
+# the body and runs ``n / 8`` steps.
 
 x = jnp.linspace(0.0, 1.0, 8)
 w = jnp.linspace(-1.0, 1.0, 32).reshape(8, 4)
@@ -73,9 +78,11 @@ def unrolled(n):
     return rows
 
 
-def scanned(n):
+def scanned(n, unroll=1):
     def rows(x, w):
-        return lax.scan(lambda _, i: (None, jnp.sin(x * i) @ w), None, jnp.arange(n))[1]
+        return lax.scan(
+            lambda _, i: (None, jnp.sin(x * i) @ w), None, jnp.arange(n), unroll=unroll
+        )[1]
 
     return rows
 
@@ -87,7 +94,9 @@ def collected(n):
     return rows
 
 
-programs = {"Python loop (unrolled)": unrolled, "lax.scan": scanned, "jaxpurity.collect": collected}
+UNROLLED, UNROLL = "Python loop (unrolled)", "lax.scan(unroll=8)"
+programs = {UNROLLED: unrolled, "lax.scan": scanned, "jaxpurity.collect": collected}
+programs[UNROLL] = lambda n: scanned(n, unroll=8)
 for make in programs.values():
     assert jnp.allclose(jax.jit(make(8))(x, w), unrolled(8)(x, w), atol=1e-5)
 
@@ -103,17 +112,17 @@ for n in trip_counts:
     runs = [lambda m=make, n=n: jax.jit(m(n)).lower(x, w).compile() for make in programs.values()]
     for label, taken in zip(programs, fastest_in_turns(runs), strict=True):
         compile_ms[label].append(1e3 * taken)
-print(f"{'trip count':>10}" + "".join(f"{label:>24}" for label in programs))
-for i, n in enumerate(trip_counts):
-    print(f"{n:>10}" + "".join(f"{compile_ms[label][i]:>21.0f} ms" for label in programs))
+print(f"{'compile time at n =':<24}" + "".join(f"{n:>8}" for n in trip_counts))
+for label, ms in compile_ms.items():
+    print(f"{label:<24}" + "".join(f"{t:>5.0f} ms" for t in ms))
 
 # %%
 # The plot shows the same table. The unrolled loop's compile time grows
-# with the trip count; the loops compile in about the same time whatever it
-# is, since their program holds one copy of the body.
+# with the trip count; ``scan`` and ``collect`` compile in about the same
+# time whatever it is, since their program holds one copy of the body.
 
 fig, ax = plt.subplots(figsize=(6, 3.4), layout="constrained")
-for (label, ms), marker in zip(compile_ms.items(), "os^", strict=True):
+for (label, ms), marker in zip(compile_ms.items(), "os^D", strict=True):
     ax.plot(trip_counts, ms, marker=marker, label=label)
 ax.set_xscale("log", base=2)
 ax.set_yscale("log")
@@ -125,44 +134,63 @@ ax.legend()
 plt.show()
 
 # %%
-# Why: the program XLA compiles. The unrolled loop's holds one ``sine`` per
-# step, so it grows with the trip count; the loops' hold one, whatever it is.
+# Why: the program XLA compiles. The unrolled loop's holds one ``sine`` per step, so it
+# grows with the trip count; ``scan``'s and ``collect``'s hold one, whatever it is.
 
 sines = {
     label: [jax.jit(make(n)).lower(x, w).as_text().count("stablehlo.sine") for n in trip_counts]
     for label, make in programs.items()
+    if label != UNROLL
 }
 for label, counts in sines.items():
     print(f"{label:<24} sine ops at n = {trip_counts}: {counts}")
-assert sines["Python loop (unrolled)"] == trip_counts, sines
+assert sines[UNROLLED] == trip_counts, sines
 assert sines["lax.scan"] == sines["jaxpurity.collect"] == [1] * len(trip_counts), sines
 
 # %%
-# The times, as ratios measured side by side in this run: each column of
-# the table was timed in turns, so a busy machine slows all three alike.
-# At the largest trip count the unrolled loop compiles slowest of the three,
-# and its time grows more from the smallest trip count than either loop's.
-# (How much more depends on the machine and how busy it is, so the page
-# asserts only the order.)
+# The times, as ratios measured side by side in this run: each column of the table was
+# timed in turns, so a busy machine slows all four alike. At the largest trip count the
+# unrolled loop compiles slowest of the four, and ``unroll=8`` slower than ``scan``, for
+# its copies; the unrolled loop's time grows more from the smallest trip count than
+# ``scan``'s or ``collect``'s. (How much more depends on the machine and how busy it is,
+# so the page asserts only the order.)
 
 growth = {label: ms[-1] / ms[0] for label, ms in compile_ms.items()}
 for label, ratio in growth.items():
     print(f"{label:<24} compile time x{ratio:.1f} from n={trip_counts[0]} to n={trip_counts[-1]}")
 slowest = max(programs, key=lambda label: compile_ms[label][-1])
 print("slowest to compile at n =", trip_counts[-1], "->", slowest)
-assert slowest == "Python loop (unrolled)", compile_ms
-loop_growth = max(growth["lax.scan"], growth["jaxpurity.collect"])
-assert growth["Python loop (unrolled)"] > loop_growth, growth
+assert slowest == UNROLLED and compile_ms["lax.scan"][-1] < compile_ms[UNROLL][-1], compile_ms
+assert growth[UNROLLED] > max(growth["lax.scan"], growth["jaxpurity.collect"]), growth
+
+# %%
+# Run time: the loop against straight-line code
+# ---------------------------------------------
+#
+# Compiling is paid once, running on every call. A loop pays a little on each step (a
+# counter, a test, and XLA optimises one step at a time) that straight-line code does not;
+# ``unroll=8`` pays it on an eighth of the steps. Each program at the largest trip count,
+# 20 calls, the fastest of 5 rounds timed in turns (the first compiles), against the
+# unrolled loop: on a CPU no loop takes twice its time, as a program this small spends
+# much of a call on calling. Whether ``unroll=`` pays depends on the backend and the body
+# (an accelerator's loop steps can cost more): time it where your code runs, as here.
+
+warm = [jax.jit(make(trip_counts[-1])) for make in programs.values()]
+runs = [lambda fn=fn: batch(fn, (x, w)) for fn in warm]
+run_s = dict(zip(programs, fastest_in_turns(runs, repeats=5), strict=True))
+for label, seconds_taken in run_s.items():
+    print(f"{label:<24} run time x{seconds_taken / run_s[UNROLLED]:.2f}")
+if jax.default_backend() == "cpu":
+    assert all(run_s[label] < 2 * run_s[UNROLLED] for label in programs), run_s
 
 # %%
 # Trace, compile and run: the drop-ins against jax.lax
 # ----------------------------------------------------
 #
-# :func:`jaxpurity.cond`, :func:`jaxpurity.fori_loop` and
-# :func:`jaxpurity.scan` hand their arguments to :mod:`jax.lax` unchanged,
-# and look at the types of the branches or of the loop carry only where lax
-# rejects them, to name what differs. So the program JAX records is lax's
-# own. The same three programs, written with either module:
+# :func:`jaxpurity.cond`, :func:`jaxpurity.fori_loop` and :func:`jaxpurity.scan` hand
+# their arguments to :mod:`jax.lax` unchanged, and look at the types of the branches or
+# of the loop carry only where lax rejects them, to name what differs. So the program
+# JAX records is lax's own. The same three programs, written with either module:
 
 m = jnp.linspace(-1.0, 1.0, 64 * 64).reshape(64, 64)
 v = jnp.linspace(-1.0, 1.0, 64)
@@ -189,17 +217,12 @@ for name, (ours_fn, args) in ours.items():
     assert same, name
 
 # %%
-# The same jaxpr compiles to the same program, so the run times are equal
-# up to noise. What a drop-in adds is Python work while JAX traces: the
-# trace time, timed with :func:`jax.make_jaxpr`. A first call pays that
-# trace, then lowering and XLA's compile; later calls only run. Each time
-# below is the fastest of a few, timed in turns with lax's, on fresh
-# functions (so that no cache answers); the run time of a batch of 20
+# The same jaxpr compiles to the same program, so the run times are equal up to noise.
+# What a drop-in adds is Python work while JAX traces: the trace time, timed with
+# :func:`jax.make_jaxpr`. A first call pays that trace, then lowering and XLA's compile;
+# later calls only run. Each time below is the fastest of a few, timed in turns with
+# lax's, on fresh functions (so that no cache answers); the run time of a batch of 20
 # calls, jitted and warmed up.
-
-
-def batch(fn, args):
-    return [fn(*args) for _ in range(20)]
 
 
 def stage_runs(api, name):
@@ -229,25 +252,12 @@ for name in ours:
         + f"; the extra trace time is {100 * trace_share[name]:.1f}% of lax's first call"
     )
 
-fig, ax = plt.subplots(figsize=(6, 2.6), layout="constrained")
-stages = ["trace", "first call", "run"]
-for i, stage in enumerate(stages):
-    heights = [ratio[name, stage] for name in ours]
-    ax.bar([j + 0.27 * (i - 1) for j in range(len(ours))], heights, width=0.27, label=stage)
-ax.set_xticks(range(len(ours)), [f"jaxpurity.{name}" for name in ours])
-ax.axhline(1.0, color="black", linewidth=1)
-ax.set_ylabel("time / jax.lax's (this build)")
-ax.set_title("The drop-ins, relative to jax.lax")
-ax.legend(ncols=3, fontsize="small")
-plt.show()
-
 # %%
-# What a drop-in adds while tracing, the first call hardly notices: the extra
-# trace time is a small part of what the first call spends, most of it in
-# lowering and XLA's compile. The run is lax's own program. Timing noise on a
-# shared machine moves each ratio, the first call's most (runs of this page
-# have given it from 0.8 to 2.6 for one program), so the page asserts bounds,
-# not figures.
+# What a drop-in adds while tracing, the first call hardly notices: the extra trace time
+# is a small part of what the first call spends, most of it in lowering and XLA's
+# compile. The run is lax's own program. Timing noise on a shared machine moves each
+# ratio, the first call's most (runs of this page have given it from 0.8 to 2.6 for one
+# program), so the page asserts bounds, not figures.
 
 assert all(share < 0.1 for share in trace_share.values()), trace_share
 assert all(0.5 < ratio[name, "run"] < 2.0 for name in ours), ratio
@@ -256,11 +266,10 @@ assert all(0.5 < ratio[name, "run"] < 2.0 for name in ours), ratio
 # check_pure against one jit compile-and-run
 # ------------------------------------------
 #
-# :func:`jaxpurity.check_pure` runs the function to see what it does: it
-# traces it, compiles and runs it, runs it eagerly, and traces it again to
-# compare. The function here is a training step of a small multilayer
-# perceptron, the kind of function people check. Both the check and
-# :func:`jax.jit` get a fresh step function each time.
+# :func:`jaxpurity.check_pure` runs the function to see what it does: it traces it,
+# compiles and runs it, runs it eagerly, and traces it again to compare. The function
+# here is a training step of a small multilayer perceptron, the kind of function people
+# check. Both the check and :func:`jax.jit` get a fresh step function each time.
 
 
 def make_step():
@@ -303,21 +312,14 @@ print(f"check_pure / one jax.jit compile-and-run: {check_ratio:.1f}")
 print(f"find_leaks / one jax.jit compile-and-run: {leaks_ratio:.1f}")
 print("the check traced the step", report.traces, "times and ran it eagerly", report.runs, "time")
 
-fig, ax = plt.subplots(figsize=(6, 1.9), layout="constrained")
-ax.barh(["check_pure", "jax.jit compile + run"], [check_ratio, 1.0], color=["C1", "C0"])
-ax.set_xlabel("time / one jax.jit compile-and-run (this build)")
-ax.set_title("What one check_pure costs")
-plt.show()
-
 # %%
-# On a CPU a check costs a few compile-and-runs: more than one, since it
-# includes one, and less than ten. On an accelerator it costs more, since
-# its eager run sends each operation to the device as a program of its own:
-# 33 on a TPU v5e chip (JAX 0.10.2, recorded by the backend lane). Cheap
-# once, while you debug, and too much for every step of a training loop:
-# check the function, then train with the plain :func:`jax.jit`.
-# :func:`jaxpurity.find_leaks` is cheaper still: it traces once and compiles
-# and runs nothing (see :doc:`let_jaxpurity_find_it`).
+# On a CPU a check costs a few compile-and-runs: more than one, since it includes one,
+# and less than ten. On an accelerator it costs more, since its eager run sends each
+# operation to the device as a program of its own: 33 on a TPU v5e chip (JAX 0.10.2,
+# recorded by the backend lane). Cheap once, while you debug, and too much for every
+# step of a training loop: check the function, then train with the plain
+# :func:`jax.jit`. :func:`jaxpurity.find_leaks` is cheaper still: it traces once and
+# compiles and runs nothing (see :doc:`let_jaxpurity_find_it`).
 
 assert 1.0 < check_ratio < (10.0 if jax.default_backend() == "cpu" else 60.0), check_ratio
 assert leaks_ratio < check_ratio, (leaks_ratio, check_ratio)
