@@ -106,7 +106,10 @@ def _callbacks_done_within_the_test() -> Iterator[None]:
     and land in pytest's report outside any test's capture: wait for it inside."""
     yield
     if jax.default_backend() != "cpu":
-        jax.effects_barrier()
+        try:
+            jax.effects_barrier()
+        except Exception:  # noqa: BLE001 - a callback's own error, which its test saw already:
+            pass  # JAX's effect tokens keep it until the next effect, for every later barrier
 
 
 @pytest.fixture
