@@ -6,8 +6,9 @@ Python ``for`` loops, ``if`` statements and NumPy calls behave differently
 inside :func:`jax.jit`. A loop over a fixed ``range(5)`` works, by unrolling
 into a program that grows with the trip count. A loop over a traced ``n``
 raises ``TracerIntegerConversionError``, an ``if`` on a traced value raises
-``TracerBoolConversionError``, and ``np.asarray`` on a traced value raises
-``TracerArrayConversionError``. This page shows each one, why it happens,
+``TracerBoolConversionError``, ``np.asarray`` on a traced value raises
+``TracerArrayConversionError``, and ``float`` or ``math.exp`` raises
+``ConcretizationTypeError``. This page shows each one, why it happens,
 and the fixes: static arguments, :func:`jax.numpy.where` and
 :func:`jax.lax.cond`, :func:`jax.lax.fori_loop`, and :func:`jax.lax.scan`
 or :func:`jaxpurity.collect` for a loop that collects its steps.
@@ -19,6 +20,8 @@ or :func:`jaxpurity.collect` for a loop that collects its steps.
 #
 # A fixed-point iteration written as a plain Python loop. Under
 # :func:`jax.jit` it runs and gives the same value as without ``jit``.
+
+import math
 
 import jax
 import jax.numpy as jnp
@@ -52,14 +55,11 @@ print(jaxpr)
 assert str(jaxpr).count("cos") == 5, jaxpr
 
 # %%
-# That is fine for five steps, but the program, and so the compile time,
-# grows with the trip count: :doc:`../tools/what_fixes_cost` measures it.
-#
-
-# %%
 # What JAX does: TracerIntegerConversionError
 # -------------------------------------------
 #
+# That is fine for five steps, but the program, and so the compile time,
+# grows with the trip count (:doc:`../tools/what_fixes_cost` measures it).
 # Make the number of steps an argument and the loop stops working.
 # ``range(n)`` needs a Python int, but under ``jit`` ``n`` is a tracer: its
 # value is not known while the function is traced.
@@ -111,30 +111,36 @@ with jaxpurity.raises(jax.errors.TracerArrayConversionError, match="__array__") 
     standardize(jnp.arange(4.0))
 
 # %%
+# ``float(x)`` and the functions of Python's ``math`` (``math.exp`` calls ``float``) need
+# one number too: under ``jit``, :func:`jax.grad` or :func:`jax.vmap` they raise
+# ``ConcretizationTypeError``.
+
+with jaxpurity.raises(jax.errors.ConcretizationTypeError, match="`float` function"):
+    jax.vmap(math.exp)(jnp.arange(3.0))
+
+# %%
 # Why
 # ---
 #
-# All three errors have one cause: Python control flow and NumPy run *while
-# JAX traces*, when an argument is only an abstract value (a shape and a
-# dtype). A Python ``for`` or ``if`` over such a value, or a conversion to an
-# int, a bool or a NumPy array, would need the concrete value, which exists
-# only later, when the compiled program runs. A loop over ``range(5)`` works
-# because ``5`` is a Python int, known while tracing.
+# All these errors have one cause: Python control flow and NumPy run *while JAX traces*,
+# when an argument is only an abstract value (a shape and a dtype). A Python ``for`` or
+# ``if`` over such a value, or a conversion to an int, a bool or a NumPy array, would
+# need the concrete value, which exists only later, when the compiled program runs. A
+# loop over ``range(5)`` works because ``5`` is a Python int, known while tracing.
 #
-# There are two ways out: make the value known at trace time (a static
-# argument), or keep it traced and use an operation that JAX records
-# (:func:`jax.numpy.where`, :func:`jax.lax.cond`, :func:`jax.lax.fori_loop`,
-# :func:`jax.lax.scan`, ``jnp`` instead of ``np``).
+# There are two ways out: make the value known at trace time (a static argument), or
+# keep it traced and use an operation that JAX records (:func:`jax.numpy.where`,
+# :func:`jax.lax.cond`, :func:`jax.lax.fori_loop`, :func:`jax.lax.scan`, ``jnp`` instead
+# of ``np``).
 #
 # Fix: static_argnames
 # --------------------
 #
-# Marking ``n`` static makes it a Python value during tracing, so
-# ``range(n)`` works. Each new value of ``n`` is a new trace and a new
-# compilation (and an unrolled program, as above), which a Python counter in
-# the body shows. The counter is there only to show the traces: it is a
-# global that the body changes, so :func:`jaxpurity.check_pure` reports a
-# ``global-assignment`` on this fix and the next one.
+# Marking ``n`` static makes it a Python value during tracing, so ``range(n)`` works.
+# Each new value of ``n`` is a new trace and a new compilation (and an unrolled program,
+# as above), which a Python counter in the body shows. The counter is there only to show
+# the traces: it is a global that the body changes, so :func:`jaxpurity.check_pure`
+# reports a ``global-assignment`` on this fix and the next one.
 
 traces = 0
 
@@ -157,10 +163,9 @@ assert jnp.allclose(iterate_static(x, n=5), iterate(x))
 # Fix: lax.fori_loop
 # ------------------
 #
-# :func:`jax.lax.fori_loop` records the loop itself, so ``n`` can stay
-# traced: one trace serves every trip count (the counter shows it), and the
-# program holds the body once, inside a ``while`` loop, however many steps
-# run.
+# :func:`jax.lax.fori_loop` records the loop itself, so ``n`` can stay traced: one trace
+# serves every trip count (the counter shows it), and the program holds the body once,
+# inside a ``while`` loop, however many steps run.
 
 traces = 0
 
@@ -214,12 +219,11 @@ assert jnp.allclose(leaky_relu(values), jnp.array([-0.2, 3.0]))
 assert [float(leaky_relu_cond(v)) for v in values] == leaky_relu(values).tolist()
 
 # %%
-# Both fixes go through :func:`jax.grad` and :func:`jax.vmap`, with two
-# things to know. ``jnp.where`` differentiates both of its sides, so a side
-# that is not defined everywhere (a ``sqrt``, a ``log``) gives a ``nan``
-# gradient where it was not picked (:doc:`../gradients/nan_gradients` shows
-# the fix). And under ``vmap``, where each element has its own predicate,
-# ``lax.cond`` runs both branches on every element
+# Both fixes go through :func:`jax.grad` and :func:`jax.vmap`, with two things to know.
+# ``jnp.where`` differentiates both of its sides, so a side that is not defined
+# everywhere (a ``sqrt``, a ``log``) gives a ``nan`` gradient where it was not picked
+# (:doc:`../gradients/nan_gradients` shows the fix). And under ``vmap``, where each
+# element has its own predicate, ``lax.cond`` runs both branches on every element
 # (:doc:`cond_branch_types` shows it).
 
 # %%
@@ -227,7 +231,7 @@ assert [float(leaky_relu_cond(v)) for v in values] == leaky_relu(values).tolist(
 # ----------------------
 #
 # :mod:`jax.numpy` mirrors the NumPy API and records its operations, so the
-# fix for ``np.asarray`` is to stay in ``jnp``.
+# fix for ``np.asarray`` is to stay in ``jnp``, as ``jnp.exp`` is for ``math.exp``.
 
 
 @jax.jit
