@@ -313,15 +313,15 @@ print(f"find_leaks / one jax.jit compile-and-run: {leaks_ratio:.1f}")
 print("the check traced the step", report.traces, "times and ran it eagerly", report.runs, "time")
 
 # %%
-# On a CPU a check costs a few compile-and-runs: more than one, since it includes one,
-# and less than ten. On an accelerator it costs more, since its eager run sends each
-# operation to the device as a program of its own: 33 on a TPU v5e chip (JAX 0.10.2,
-# recorded by the backend lane). Cheap once, while you debug, and too much for every
-# step of a training loop: check the function, then train with the plain
+# On a CPU a check costs a few compile-and-runs: more than one, since it includes one; 2
+# to 12 by JAX version (12 on 0.10.2). On an accelerator more, since its eager run sends
+# each operation to the device as a program of its own: 33 on a TPU v5e chip (JAX
+# 0.10.2, recorded by the backend lane). Cheap once, while you debug, and too much for
+# every step of a training loop: check the function, then train with the plain
 # :func:`jax.jit`. :func:`jaxpurity.find_leaks` is cheaper still: it traces once and
 # compiles and runs nothing (see :doc:`let_jaxpurity_find_it`).
 
-assert 1.0 < check_ratio < (10.0 if jax.default_backend() == "cpu" else 60.0), check_ratio
+assert 1.0 < check_ratio < (20.0 if jax.default_backend() == "cpu" else 60.0), check_ratio
 assert leaks_ratio < check_ratio, (leaks_ratio, check_ratio)
 
 # sphinx_gallery_start_ignore
