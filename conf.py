@@ -58,6 +58,7 @@ extensions = [
     "light_pages",
     "notebook_markdown",
     "page_order",
+    "ran_on",
     "search_ranking",
     "searched_for",
     "thumbnails",

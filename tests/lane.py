@@ -55,8 +55,6 @@ from jaxpurity._capture import CAUGHT_LOG_ENV  # noqa: E402
 from jaxpurity._pages import SECTIONS  # noqa: E402
 
 PARTS = {"fast": "not slow", "slow": "slow"}
-# A test case's outcome in a JUnit report, by the tag it holds (none: it passed).
-_OUTCOMES = {"failure": "failed", "error": "failed", "skipped": "skipped"}
 _COLUMNS = ("backend", "device", "JAX", "Python", "pages passed", "tests passed, failed, skipped")
 
 
@@ -183,14 +181,22 @@ def summary(out: Path) -> dict:
     for report in sorted(out.glob("tests-*.xml")):
         record = record or json.loads(report.with_suffix(".json").read_text())
         for case in ET.parse(report).iter("testcase"):
-            outcomes = [_OUTCOMES[c.tag] for c in case if c.tag in _OUTCOMES]
-            key = outcomes[0] if outcomes else "passed"
+            key = _outcome(case)
             tests[key] += 1
             if key == "failed":
                 tests["failures"].append(f"{case.get('classname')}::{case.get('name')}")
     if any(out.glob("tests-*.xml")):
         record["tests"] = tests
     return record
+
+
+def _outcome(case: ET.Element) -> str:
+    """A JUnit test case's outcome: an error in its set-up or teardown fails it, as a
+    failure does (pytest reports a test whose teardown raised as passed, plus an error)."""
+    tags = {child.tag for child in case}
+    if tags & {"failure", "error"}:
+        return "failed"
+    return "skipped" if "skipped" in tags else "passed"
 
 
 def table(records: list[dict]) -> str:
@@ -220,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     tab = steps.add_parser("table", help="print what ran and passed; write the record")
     tab.add_argument("out", type=Path)
     tab.add_argument("--record", type=Path, help="write the run's record here (docs/ran_on/)")
+    tab.add_argument("--note", help="what the numbers alone do not say (a part cut short)")
     argv = sys.argv[1:] if argv is None else argv
     # What follows "--" is pytest's.
     cut = argv.index("--") if "--" in argv else len(argv)
@@ -230,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(any(r["status"] != "passed" for r in results))
     if args.step == "tests":
         return run_tests(args.out, args.part, argv[cut + 1 :], args.label)
-    record = summary(args.out)
+    record = summary(args.out) | ({"note": args.note} if args.note else {})
     print(table([record]))
     failed = record.get("pages", {}).get("failed", []) + record.get("tests", {}).get("failures", [])
     for name in failed:

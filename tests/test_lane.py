@@ -80,3 +80,23 @@ def test_a_failing_page_is_its_rows_result_and_the_run_goes_on(tmp_path, monkeyp
     result = lane._run_page("section/bad", lambda *args: None)
     assert result["status"] == "failed" and "ValueError: the page broke" in result["error"]
     assert result["output"] == "before\n"
+
+
+def test_the_where_this_was_run_table_puts_the_cpu_first_then_backend_and_jax():
+    import doctest
+
+    import ran_on  # docs/sphinxext, which conftest puts on the path
+
+    assert doctest.testmod(ran_on).failed == 0
+    run = {"device": "d", "python": "3.12", "date": "2026-12-06", "commit": "abc"}
+    records = [
+        run | {"backend": "tpu", "jax": "0.10.2"},
+        run | {"backend": "cpu", "jax": "0.12.0.1"},
+        run | {"backend": "cpu", "jax": "0.6.2"},
+    ]
+    assert [(row[0], row[2]) for row in ran_on.rows(records)] == [
+        ("cpu", "0.6.2"),
+        ("cpu", "0.12.0.1"),
+        ("tpu", "0.10.2"),
+    ]
+    assert ran_on.rows(records)[0][4:7] == ["-", "-", "-"]  # a run without pages or tests

@@ -92,6 +92,16 @@ UI = {
     "Open in Colab": "在 Colab 中打开",
     # used_on
     "Used on these pages:": "用到它的页面：",
+    # ran_on
+    "Backend": "后端",
+    "Device": "设备",
+    "JAX": "JAX",
+    "Python": "Python",
+    "Pages passed": "通过的页面",
+    "Tests passed": "通过的测试",
+    "Failed": "失败",
+    "Date": "日期",
+    "Note": "说明",
 }
 
 
