@@ -227,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     tab.add_argument("out", type=Path)
     tab.add_argument("--record", type=Path, help="write the run's record here (docs/ran_on/)")
     tab.add_argument("--note", help="what the numbers alone do not say (a part cut short)")
+    tab.add_argument("--note-zh", help="the note in Chinese, for the site's Chinese edition")
     argv = sys.argv[1:] if argv is None else argv
     # What follows "--" is pytest's.
     cut = argv.index("--") if "--" in argv else len(argv)
@@ -237,7 +238,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(any(r["status"] != "passed" for r in results))
     if args.step == "tests":
         return run_tests(args.out, args.part, argv[cut + 1 :], args.label)
-    record = summary(args.out) | ({"note": args.note} if args.note else {})
+    notes = {"en": args.note, "zh_CN": args.note_zh}
+    if bool(args.note) != bool(args.note_zh):
+        parser.error("--note and --note-zh go together: the site shows the note in both editions")
+    record = summary(args.out) | ({"note": notes} if args.note else {})
     print(table([record]))
     failed = record.get("pages", {}).get("failed", []) + record.get("tests", {}).get("failures", [])
     for name in failed:

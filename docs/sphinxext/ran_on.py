@@ -32,8 +32,9 @@ COLUMNS = (
 )
 
 
-def rows(records: list[dict[str, Any]]) -> list[list[str]]:
-    """The table's cells, one row per record: the CPU first, then by backend and JAX.
+def rows(records: list[dict[str, Any]], lang: str = "en") -> list[list[str]]:
+    """The table's cells, one row per record: the CPU first, then by backend and JAX; a
+    record's note (``{"en": ..., "zh_CN": ...}``) in the edition's ``lang``.
 
     Example:
       >>> run = {"backend": "tpu", "device": "TPU v5 lite", "jax": "0.10.2", "python": "3.11.7",
@@ -60,7 +61,7 @@ def rows(records: list[dict[str, Any]]) -> list[list[str]]:
                 str(tests["passed"]) if tests else "-",
                 str(tests["failed"]) if tests else "-",
                 f"{r['date']} ({r['commit']})",
-                r.get("note", ""),
+                r.get("note", {}).get(lang, ""),
             ]
         )
     return table
@@ -83,7 +84,7 @@ class RanOn(Directive):
         group += [nodes.colspec(colwidth=1) for _ in COLUMNS]
         head, body = nodes.thead(), nodes.tbody()
         head += _row([say(lang, column) for column in COLUMNS], nodes.entry)
-        body += [_row(cells, nodes.entry) for cells in rows(records)]
+        body += [_row(cells, nodes.entry) for cells in rows(records, lang)]
         group += [head, body]
         return [nodes.table("", group, classes=["ran-on"])]
 
