@@ -4,7 +4,8 @@ Every example page of both editions links Colab once, at the notebook the reposi
 ``notebooks`` branch holds: the site's ``_notebooks/`` folder, which the Pages workflow pushes
 there (``docs/sphinxext/colab.py``). The test checks that each link names a notebook the build
 wrote, the same file as the page's Jupyter download, whose first cell installs jaxpurity and
-is on no page and in no downloaded script.
+is on no page and in no downloaded script. Every notebook installs one commit: the one the site
+was built from, which this checkout holds (HEAD, or before it where the site is older).
 """
 
 from __future__ import annotations
@@ -13,14 +14,16 @@ import html
 import json
 import os
 import re
+import subprocess
+import zipfile
 
 import pytest
 
 if os.environ.get("JAXPURITY_E2E") != "1":
     pytest.skip("runs with `tox -e e2e` (JAXPURITY_E2E=1)", allow_module_level=True)
 
-from _site import SITE
-from colab import BRANCH, INSTALL_CELL, NOTEBOOKS, SOURCE
+from _site import ROOT, SITE
+from colab import BRANCH, NOTEBOOKS, SOURCE, install_cell, installed_revision
 
 from jaxpurity._pages import PAGES
 
@@ -38,6 +41,49 @@ def download(path: str, kind: str) -> bytes:
     return ((SITE / path).parent / html.unescape(match["href"])).read_bytes()
 
 
+def first_cell(notebook: bytes) -> tuple[str, str]:
+    """A notebook's first cell: its type and its text."""
+    first = json.loads(notebook)["cells"][0]
+    return first["cell_type"], "".join(first["source"])
+
+
+def git(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True)
+
+
+def every_notebook() -> dict[str, bytes]:
+    """Each notebook the site gives a reader, in both editions: published for Colab,
+    downloaded, and in the zips of a page's downloads."""
+    found = {p.relative_to(SITE).as_posix(): p.read_bytes() for p in SITE.rglob("*.ipynb")}
+    for archive in SITE.rglob("*.zip"):
+        with zipfile.ZipFile(archive) as zipped:
+            for name in zipped.namelist():
+                if name.endswith(".ipynb"):
+                    found[f"{archive.relative_to(SITE).as_posix()}:{name}"] = zipped.read(name)
+    return found
+
+
+NOTEBOOK_CELLS = {where: first_cell(notebook) for where, notebook in every_notebook().items()}
+# The revision the site's notebooks install: the first published one's.
+FIRST_PUBLISHED = f"{NOTEBOOKS}/" + next(iter(PAGES.values())).replace(".html", ".ipynb")
+BUILT_FROM = installed_revision(NOTEBOOK_CELLS[FIRST_PUBLISHED][1]) or ""
+
+
+def test_every_notebook_installs_the_commit_the_site_was_built_from():
+    assert len(NOTEBOOK_CELLS) > len(PAGES), "no zip of the notebooks"
+    others = {
+        where: text
+        for where, (_, text) in NOTEBOOK_CELLS.items()
+        if installed_revision(text) != BUILT_FROM
+    }
+    assert not others, f"{FIRST_PUBLISHED} installs {BUILT_FROM!r}, but: {others}"
+    # A whole commit hash that this checkout holds, HEAD or one before it: not a branch
+    # (main moves on after the site is built), not a commit only a fork has.
+    assert re.fullmatch(r"[0-9a-f]{40}", BUILT_FROM), BUILT_FROM
+    assert git("cat-file", "-t", BUILT_FROM).stdout.strip() == "commit", BUILT_FROM
+    assert git("merge-base", "--is-ancestor", BUILT_FROM, "HEAD").returncode == 0, BUILT_FROM
+
+
 @pytest.mark.parametrize("path", EXAMPLES)
 def test_colab_opens_the_notebook_the_build_published(path: str):
     text = (SITE / path).read_text(encoding="utf-8")
@@ -53,9 +99,7 @@ def test_colab_opens_the_notebook_the_build_published(path: str):
 
 @pytest.mark.parametrize("path", EXAMPLES)
 def test_install_cell_is_in_the_notebook_only(path: str):
-    notebook = json.loads(download(path, "jupyter"))
-    first = notebook["cells"][0]
-    assert (first["cell_type"], "".join(first["source"])) == ("code", INSTALL_CELL)
+    assert first_cell(download(path, "jupyter")) == ("code", install_cell(BUILT_FROM))
     assert "%pip" not in (SITE / path).read_text(encoding="utf-8")
     assert b"%pip" not in download(path, "python")  # `python script.py` must run
 
