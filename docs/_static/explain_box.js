@@ -5,8 +5,9 @@
  * a comment names the Python one. The knowledge is window.JAXPURITY_KNOWLEDGE, written at
  * build time from jaxpurity/explainer/known_errors/ (KNOWN_ERRORS, in the matcher's order;
  * docs/sphinxext/explain_box.py), so the box and explain() use one table;
- * tests/e2e/test_explain_box.py checks that both give the same page for every real error of
- * the corpora. Keep the two in step: a change to the Python matcher comes here too.
+ * tests/e2e/test_site.py checks that both give the same page for every real error of the
+ * corpora, and for live tracebacks of what only the frames tell apart. Keep the two in step:
+ * a change to the Python matcher comes here too.
  */
 (function () {
   "use strict";
@@ -187,12 +188,26 @@
       }
       return null;
     };
-    // _explain.py's _on_leaked_tracer.
+    // _explain.py's _outside_every_transformation: JAX's conversion of a tracer raised with no
+    // transformation running (a grad or vmap tracer kept and converted after it returned). An
+    // error that passes through jit, grad or vmap loses JAX's frames (or, with filtering off,
+    // keeps the transformation's); here the only frames of JAX's are the machinery that raises.
+    const outsideEveryTransformation = (block) => {
+      if (block.frames === null) return false;
+      const paths = block.frames.map((f) => f[0]).filter((path) => JAX_SOURCE.test(path));
+      return paths.length > 0 && paths.every((path) => JAX_MACHINERY.test(path));
+    };
+    // _explain.py's _on_leaked_tracer. (A pasted traceback's frames have no first line, so
+    // its test for an exception's frames has no counterpart here.)
     const leakedUse = (block) => {
-      if (!block.squeezed.includes("Tracer") && !block.squeezed.includes("tracing")) return false;
-      if (regex(knowledge.dead_trace).test(block.text)) return true;
-      const traced = regex(knowledge.traced_function).exec(block.text);
-      if (!traced || block.frames === null || JAX_SOURCE.test(traced.groups.file)) return false;
+      let traced = null;
+      // A quick test: each wording read here names a Tracer or the tracing.
+      if (block.squeezed.includes("Tracer") || block.squeezed.includes("tracing")) {
+        if (regex(knowledge.dead_trace).test(block.text)) return true;
+        traced = regex(knowledge.traced_function).exec(block.text);
+      }
+      if (!traced) return outsideEveryTransformation(block);
+      if (block.frames === null || JAX_SOURCE.test(traced.groups.file)) return false;
       const file = basename(traced.groups.file);
       const name = traced.groups.name;
       const sameFile = block.frames.filter((f) => basename(f[0]) === file);

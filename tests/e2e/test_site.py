@@ -24,6 +24,7 @@ import re
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
@@ -516,10 +517,10 @@ def _python_answer(text: str) -> dict:
     return {**found, "also": also}
 
 
-def test_paste_box_agrees_with_explain_on_every_real_error(page, summary: list[str]):
+def _box_answers(page, texts: list[str]) -> list[dict]:
+    """What the paste box's port of explain says of each text, in the form of _python_answer."""
     page.goto("index.html")
-    texts = [case["text"] for case in REAL_ERRORS]
-    answers = page.evaluate(
+    return page.evaluate(
         """(texts) => texts.map((text) => {
           const found = window.jaxpurityExplain(text);
           return {recognised: found.recognised, topic: found.topic || null, error: found.error,
@@ -527,6 +528,11 @@ def test_paste_box_agrees_with_explain_on_every_real_error(page, summary: list[s
         })""",
         texts,
     )
+
+
+def test_paste_box_agrees_with_explain_on_every_real_error(page, summary: list[str]):
+    texts = [case["text"] for case in REAL_ERRORS]
+    answers = _box_answers(page, texts)
     disagree = [
         f"{case['id']} ({case['source']}): box {box}, explain {python}"
         for case, box in zip(REAL_ERRORS, answers, strict=True)
@@ -534,6 +540,48 @@ def test_paste_box_agrees_with_explain_on_every_real_error(page, summary: list[s
     ]
     summary.append(f"paste box: {len(texts) - len(disagree)}/{len(texts)} real errors as explain")
     assert not disagree, "\n".join(disagree)
+
+
+def _float_inside_vmap() -> None:
+    import jax
+    import jax.numpy as jnp
+
+    jax.vmap(lambda x: x * float(x))(jnp.arange(3.0))
+
+
+def _float_of_a_tracer_kept_from_grad() -> None:
+    import jax
+
+    kept = []
+
+    def f(x):
+        kept.append(x)
+        return x * 2.0
+
+    jax.grad(f)(1.0)
+    float(kept[0])
+
+
+# float() of a grad or vmap tracer: the same message inside the running transformation and
+# after it returned (the tracer leaked); only the traceback's frames tell which
+# (_explain.py's _outside_every_transformation). name -> (code that raises, the page).
+LIVE_FLOATS = {
+    "float_inside_vmap": (_float_inside_vmap, "python_control_flow"),
+    "float_of_a_tracer_kept_from_grad": (_float_of_a_tracer_kept_from_grad, "leak_from_grad_vmap"),
+}
+
+
+def test_paste_box_agrees_with_explain_on_live_tracebacks_of_float_on_a_grad_or_vmap_tracer(page):
+    texts = {}
+    for name, (trigger, _) in LIVE_FLOATS.items():
+        with pytest.raises(Exception, match="`float` function") as info:
+            trigger()
+        texts[name] = "".join(traceback.format_exception(info.value))
+    answers = dict(zip(texts, _box_answers(page, list(texts.values())), strict=True))
+    for name, text in texts.items():
+        python = _python_answer(text)
+        assert python["topic"] == LIVE_FLOATS[name][1], f"{name}: explain says {python}\n{text}"
+        assert answers[name] == python, f"{name}: box {answers[name]}, explain {python}\n{text}"
 
 
 @pytest.mark.parametrize("path", BOX_PAGES)
