@@ -308,6 +308,33 @@
   const explain = window.JAXPURITY_KNOWLEDGE ? make(window.JAXPURITY_KNOWLEDGE) : null;
   window.jaxpurityExplain = explain; // for the end-to-end tests and the curious
 
+  // The box's text area where a link on this page leads: the target's own section holds the
+  // box (index.html's "Paste it into the box", #got-an-error), not a section around it.
+  function boxAt(hash) {
+    let id;
+    try {
+      id = decodeURIComponent(hash.slice(1));
+    } catch {
+      return null;
+    }
+    const section = id ? document.getElementById(id)?.closest("section") : null;
+    if (!section) return null;
+    const texts = section.querySelectorAll(".explain-box-text");
+    return [...texts].find((text) => text.closest("section") === section) ?? null;
+  }
+
+  // A link to the box on its page puts the cursor in it, so that a keyboard user can paste at
+  // once: the browser scrolls to the link's target, and leaves the focus on the link. (Not a
+  // page opened at the box: the focus is the reader's to move there, and Chromium takes it
+  // back when it scrolls to the address's fragment.)
+  document.addEventListener("click", (event) => {
+    const link = event.target instanceof Element ? event.target.closest("a[href*='#']") : null;
+    if (!link || link.origin !== location.origin || link.pathname !== location.pathname) return;
+    const text = boxAt(link.hash);
+    // After the browser has followed the link; focus() scrolls only if the box is not in view.
+    if (text) setTimeout(() => text.focus(), 0);
+  });
+
   document.addEventListener("DOMContentLoaded", () => {
     for (const box of document.querySelectorAll(".explain-box")) {
       const text = box.querySelector(".explain-box-text");

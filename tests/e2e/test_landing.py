@@ -5,8 +5,8 @@ document does not overflow, and nothing in the page's text reaches past the view
 (not even inside a box that scrolls on its own, as a wide table's does). The landing page
 links every gallery page. Its first screen leads to help, on a phone (390x844) and a laptop
 (1280x800), in both editions: a link to the paste box and one to the error index, each above the
-fold, and the paste link brings the box into view. Runs with ``tox -e e2e``, on the site the other
-e2e tests use.
+fold, and the paste link brings the box into view and puts the cursor in it, for a keyboard as
+for a mouse. Runs with ``tox -e e2e``, on the site the other e2e tests use.
 """
 
 from __future__ import annotations
@@ -117,3 +117,31 @@ def test_first_screen_links_the_paste_box_and_the_error_index(
         tab.locator('p.first-help a[href="errors.html"]').click()
         tab.wait_for_load_state("load")
         assert tab.url.endswith(edition + "errors.html")
+
+
+BOX_FOCUSED_JS = "() => document.activeElement?.matches('.explain-box textarea') ?? false"
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=["en", "zh_CN"])
+def test_the_paste_link_puts_the_cursor_in_the_box(browser, base_url: str, edition: str):
+    with offline_tab(browser, base_url, 1280, 800) as tab:
+        tab.goto(edition + "index.html")
+        link = tab.locator('p.first-help a[href="#got-an-error"]')
+        # A keyboard user: on the link, Enter, then paste.
+        link.focus()
+        tab.keyboard.press("Enter")
+        tab.wait_for_function(BOX_FOCUSED_JS, timeout=5_000)
+        tab.wait_for_function(BOX_IN_VIEW_JS, timeout=5_000)
+        tab.keyboard.insert_text("TracerBoolConversionError")
+        assert tab.locator(".explain-box textarea").input_value() == "TracerBoolConversionError"
+        # A mouse, from the top of the page again.
+        tab.evaluate("() => { document.activeElement.blur(); window.scrollTo(0, 0); }")
+        assert not tab.evaluate(BOX_FOCUSED_JS)
+        link.click()
+        tab.wait_for_function(BOX_FOCUSED_JS, timeout=5_000)
+        tab.wait_for_function(BOX_IN_VIEW_JS, timeout=5_000)
+        # A link to the section around the box's leaves the focus alone.
+        tab.evaluate("() => document.activeElement.blur()")
+        tab.evaluate("""() => document.querySelector('a[href="#what-went-wrong"]').click()""")
+        tab.wait_for_timeout(100)
+        assert not tab.evaluate(BOX_FOCUSED_JS)
