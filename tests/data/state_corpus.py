@@ -12,8 +12,9 @@ other file of ``tests/data/`` cited then. Every label comes from the thread's di
 an impure case is code the thread says misbehaves (``what`` says how, in one line); a
 look-alike is the right way the thread or the library's documentation shows, which a
 tool must leave alone. ``check()`` then shows, with JAX, Flax and Equinox alone (no
-jaxpurity), that the label holds on the versions in :data:`SEEN_ON`; a case whose thread
-no longer reproduces there was left out (see ``scorers/state.py``).
+jaxpurity), that the label holds on the versions in :data:`SEEN_ON`. One thread was left
+out because it no longer reproduces there: infer-actively/pymdp#247 (a field assigned on a
+``copy`` of an ``eqx.Module`` raised FrozenInstanceError; on Equinox 0.13.8 it goes through).
 
 Each case is one module, as source text (``code``): the thread's definitions, a
 ``make()`` that builds fresh state and returns ``(fn, args, kwargs)``, the call a runtime
