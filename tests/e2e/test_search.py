@@ -5,7 +5,8 @@ its message, or the symptom in their own words. For each, the page that explains
 result; for an exception name, the error index (every captured message, with the paste box)
 follows in the first three. The page each query expects is the one :func:`jaxpurity.explain`
 sends the name or the whole message to, never one picked by eye; a symptom names its topic of
-:mod:`jaxpurity._pages`. Runs with ``tox -e e2e`` (``JAXPURITY_E2E=1``) on a built site; the
+:mod:`jaxpurity._pages`. The page a result opens marks the searched words in its article, with
+no script error. Runs with ``tox -e e2e`` (``JAXPURITY_E2E=1``) on a built site; the
 browser and the server are conftest's fixtures, the page and its context ``test_site.py``'s.
 """
 
@@ -132,3 +133,33 @@ def test_search_for_an_exception_lists_the_error_index_near_the_top(page, base_u
         f"searching {query!r}: the error index is result {_rank(found, ERROR_INDEX)}; "
         f"first results: {found[:FIRST_RESULTS]}"
     )
+
+
+# The words Sphinx's highlighter marked in the article (span.highlighted), lower-cased.
+HIGHLIGHTED_JS = """() => Array.from(
+  document.querySelectorAll("article span.highlighted"), (s) => s.textContent.toLowerCase())"""
+
+
+def _highlighted(tab) -> list[str]:
+    # sphinx_highlight.js marks the words 10 ms after the page is ready.
+    tab.locator("article span.highlighted").first.wait_for(timeout=5_000)
+    return tab.evaluate(HIGHLIGHTED_JS)
+
+
+@pytest.mark.parametrize("how", ["highlight parameter", "search result"])
+def test_a_result_page_highlights_the_searched_words_in_the_article(page, base_url, how: str):
+    # "mode" is in the <title> of furo's hidden icons ("Light mode"): walked to, as it was
+    # without a div.body around the article, it stopped the highlighter with a TypeError.
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    if how == "highlight parameter":
+        page.goto(page_of("differentiating_loops") + "?highlight=mode")
+    else:
+        found = search(page, base_url, "reverse-mode")
+        assert found, "no result for reverse-mode"
+        page.locator("#search-results ul.search > li > a").first.click()
+        page.wait_for_load_state("load")
+    words = _highlighted(page)
+    assert any("mode" in word for word in words), words
+    assert errors == []
+    assert page.locator("svg tspan, svg rect.highlighted").count() == 0  # the icons untouched
