@@ -93,15 +93,11 @@ UI = {
     # used_on
     "Used on these pages:": "用到它的页面：",
     # ran_on
-    "Backend": "后端",
-    "Device": "设备",
-    "JAX": "JAX",
-    "Python": "Python",
-    "Pages passed": "通过的页面",
-    "Tests passed": "通过的测试",
-    "Failed": "失败",
-    "Date": "日期",
-    "Note": "说明",
+    "{backend} ({device}), JAX {jax}, Python {python}: {pages} pages passed; "
+    "{passed} tests passed, {failed} failed; {date}. {note}": (
+        "{backend}（{device}），JAX {jax}，Python {python}：通过的页面 {pages}；"
+        "通过的测试 {passed}，失败 {failed}；{date}。{note}"
+    ),
 }
 
 

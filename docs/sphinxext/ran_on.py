@@ -19,21 +19,17 @@ from docutils.parsers.rst import Directive
 from editions import language_of, say
 from sphinx.application import Sphinx
 
-COLUMNS = (
-    "Backend",
-    "Device",
-    "JAX",
-    "Python",
-    "Pages passed",
-    "Tests passed",
-    "Failed",
-    "Date",
-    "Note",
+# One run, as a line of the list: a list wraps on a phone, where a table of nine columns
+# scrolls out of a keyboard's reach. editions.UI holds its Chinese.
+RUN = (
+    "{backend} ({device}), JAX {jax}, Python {python}: {pages} pages passed; "
+    "{passed} tests passed, {failed} failed; {date}. {note}"
 )
+FIELDS = ("backend", "device", "jax", "python", "pages", "passed", "failed", "date", "note")
 
 
 def rows(records: list[dict[str, Any]], lang: str = "en") -> list[list[str]]:
-    """The table's cells, one row per record: the CPU first, then by backend and JAX; a
+    """Each run's fields (:data:`FIELDS`), the CPU first, then by backend and JAX; a
     record's note (``{"en": ..., "zh_CN": ...}``) in the edition's ``lang``.
 
     Example:
@@ -68,7 +64,7 @@ def rows(records: list[dict[str, Any]], lang: str = "en") -> list[list[str]]:
 
 
 class RanOn(Directive):
-    """``.. ran-on::``: the table of the backend lane's records in ``docs/ran_on/``."""
+    """``.. ran-on::``: the backend lane's records in ``docs/ran_on/``, one line each."""
 
     def run(self) -> list[nodes.Node]:
         env = self.state.document.settings.env
@@ -80,20 +76,11 @@ class RanOn(Directive):
         if not records:
             raise self.error(f"ran-on: no record in {folder}: run tests/lane.py (its docstring)")
         lang = language_of(env.app)
-        group = nodes.tgroup(cols=len(COLUMNS))
-        group += [nodes.colspec(colwidth=1) for _ in COLUMNS]
-        head, body = nodes.thead(), nodes.tbody()
-        head += _row([say(lang, column) for column in COLUMNS], nodes.entry)
-        body += [_row(cells, nodes.entry) for cells in rows(records, lang)]
-        group += [head, body]
-        return [nodes.table("", group, classes=["ran-on"])]
-
-
-def _row(cells: list[str], entry: type[nodes.entry]) -> nodes.row:
-    row = nodes.row()
-    for text in cells:
-        row += entry("", nodes.paragraph(text=text))
-    return row
+        runs = nodes.bullet_list(classes=["ran-on"])
+        for cells in rows(records, lang):
+            line = say(lang, RUN, **dict(zip(FIELDS, cells, strict=True))).strip()
+            runs += nodes.list_item("", nodes.paragraph(text=line))
+        return [runs]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
