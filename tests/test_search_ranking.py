@@ -11,7 +11,9 @@ from search_ranking import (
     ERROR_INDEX,
     SCORER,
     captured_wordings,
+    directories,
     frozen_index_entries,
+    is_directory,
     keywords,
     phrases,
     use_scorer,
@@ -149,3 +151,64 @@ def test_index_entries_read_back_from_a_written_search_index_as_sphinx_holds_the
         "errors": [("unexpectedtracererror", "", "")],
     }
     assert frozen_index_entries({"docnames": []}) == {}
+
+
+@pytest.mark.parametrize(
+    ("words", "documents", "expected"),
+    [
+        (1196, 34, True),  # the landing page: many documents
+        (7710, 29, True),  # the API page: long, but pointing at most of the site
+        (46, 3, True),  # a section index: a few documents, a line on each
+        (30, 2, True),
+        (719, 7, False),  # the gallery page with the most links
+        (30, 1, False),  # one link is a pointer, not a list
+        (486, 4, False),
+    ],
+)
+def test_a_page_is_a_directory_when_most_of_it_points_at_other_pages(words, documents, expected):
+    assert is_directory(words, documents) is expected
+
+
+def _directories_of(src: Path, out: Path) -> list[str]:
+    app = Sphinx(src, src, out, out / ".doctrees", "html", status=None, warningiserror=True)
+    app.build()
+    return directories(app.env), (out / "search.html").read_text()
+
+
+def test_the_home_page_that_lists_pages_is_a_directory_and_the_pages_it_lists_are_not(tmp_path):
+    src = _site(tmp_path)
+    found, search_page = _directories_of(src, tmp_path / "html")
+    assert found == ["index"]
+    assert 'window.JAXPURITY_DIRECTORIES = ["index"];' in search_page
+
+
+def test_a_page_that_answers_with_a_few_references_is_no_directory(tmp_path):
+    src = _site(tmp_path)
+    (src / f"{GLOBAL_COUNTER}.rst").write_text(
+        "My global counter\n=================\n\n"
+        + "The counter only moves when jit traces the function again. " * 20
+        + f"See :doc:`/{ERROR_INDEX}` and :doc:`/index`.\n"
+    )
+    found, _ = _directories_of(src, tmp_path / "html")
+    assert GLOBAL_COUNTER not in found
+    assert "index" in found
+
+
+def test_a_rebuild_that_reads_nothing_again_keeps_the_directories(tmp_path):
+    src, out = _site(tmp_path), tmp_path / "html"
+    first, _ = _directories_of(src, out)
+    again, search_page = _directories_of(src, out)
+    assert again == first == ["index"]
+    assert 'window.JAXPURITY_DIRECTORIES = ["index"];' in search_page
+
+
+def test_the_scorer_lists_a_directory_after_the_pages_and_drops_private_names_from_snippets():
+    scorer = SCORER.read_text(encoding="utf-8")
+    assert "window.JAXPURITY_DIRECTORIES" in scorer
+    private = re.search(r"const PRIVATE = /(.*)/g;", scorer).group(1)
+    signature = "scan(f, init, xs=None, unroll=1, _split_transpose=False)"
+    assert re.sub(private, "", signature) == "scan(f, init, xs=None, unroll=1)"
+    assert (
+        re.sub(private, "", "x_max=1, keep _underscores alone")
+        == "x_max=1, keep _underscores alone"
+    )

@@ -20,6 +20,15 @@
  *   counter" finds "My global counter only moves when jit retraces" before a page that has
  *   those words in a section title or its text.
  *
+ * - Directories. A page whose body is mostly pointers to other pages (the landing page, the section
+ *   indexes, the API page, the error index: window.JAXPURITY_DIRECTORIES, which
+ *   search_ranking.py gives the search page) loses DIRECTORY, so that it comes after every other
+ *   page that matches: it lists the page that answers, and never outranks it. Where the query is
+ *   the directory's own main index entry (an error that no one page explains), it keeps its score.
+ *
+ * Result snippets leave out a signature's private parameters (`_split_transpose=False`): the API
+ * page shows them, and a reader cannot use them.
+ *
  * It also leaves out of a query the words that no page holds, where others are left, so that
  * one unknown word (a library's name) does not empty the results.
  *
@@ -32,6 +41,7 @@
   const PHRASE = 50; // a phrase hit ranks above any page that only has the query's words
   const NOT_MAIN = 0.9; // an entry that is not the page's main one (the error index's)
   const HELD = 40; // a query that holds an entry's words, below one that begins the entry
+  const DIRECTORY = 1000; // more than any page's score: a directory comes after them all
 
   const words = (text) => splitQuery(text.toLowerCase());
   // The query's words as the search matches them: stemmed, without stop words or numbers.
@@ -53,6 +63,7 @@
     const asked = words(query);
     const askedStems = new Set(stems(query));
     const phrase = new Map(); // "file number#anchor" -> best phrase score
+    const own = new Set(); // files whose main index entry the query hit
     for (const [entry, places] of Object.entries(index.indexentries)) {
       const entryWords = words(entry);
       const whole = asked.length === entryWords.length;
@@ -70,10 +81,14 @@
         const place = id ? `${file}#${id}` : `${file}`;
         const scored = main ? score : NOT_MAIN * score;
         phrase.set(place, Math.max(phrase.get(place) || 0, scored));
+        if (main) own.add(file);
       }
     }
     const file = new Map(index.docnames.map((docname, i) => [docname, i]));
-    cached = { query, index, phrase, stems: new Set(stems(query)), file };
+    const directories = new Set(
+      (window.JAXPURITY_DIRECTORIES || []).map((docname) => file.get(docname)),
+    );
+    cached = { query, index, phrase, own, directories, stems: new Set(stems(query)), file };
     return cached;
   };
 
@@ -102,12 +117,19 @@
 
   Scorer.score = (result) => {
     const [docname, , anchor, , score] = result;
-    const { index, phrase, stems: asked, file: fileOf } = forQuery();
+    const { index, phrase, own, directories, stems: asked, file: fileOf } = forQuery();
     const file = fileOf.get(docname);
     if (file === undefined || asked.size === 0) return score;
     const title = new Set(stems(index.titles[file]));
     const titled = [...asked].filter((stem) => title.has(stem)).length / asked.size;
     const place = `${file}${anchor}`; // a result's anchor is "" or "#id"
-    return Math.max(score, phrase.get(place) || 0) + Scorer.title * titled;
+    const scored = Math.max(score, phrase.get(place) || 0) + Scorer.title * titled;
+    return directories.has(file) && !own.has(file) ? scored - DIRECTORY : scored;
   };
+
+  // A private parameter in a signature, with its default: ", _split_transpose=False".
+  const PRIVATE = /,?\s*\b_[A-Za-z]\w*\s*=\s*[^,)\s]+/g;
+  const htmlToText = Search.htmlToText;
+  Search.htmlToText = (htmlString, anchor) =>
+    htmlToText(htmlString, anchor).replace(PRIVATE, "");
 })();

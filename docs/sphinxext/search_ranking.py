@@ -32,6 +32,7 @@ before the page that explains it. This extension gives the search what
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -49,6 +50,7 @@ from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 from sphinx.search import js_index
 from sphinx.transforms import SphinxTransform
+from sphinx.util import docname_join
 
 import jaxpurity
 from jaxpurity._capture import read_caught
@@ -147,7 +149,9 @@ def reread_changed(
     for doc, phrases in searched_for.entries(language_of(app)).items():
         now.setdefault(doc, {}).update(dict.fromkeys(phrases, True))
     env.jaxpurity_search_keywords = now  # type: ignore[attr-defined]
-    if before is None:  # an environment built without this extension: every document
+    # An environment built without this extension, or without its directory pointers (see
+    # directories): every document.
+    if before is None or not hasattr(env, "jaxpurity_pointers"):
         return sorted(env.found_docs)
     return sorted(doc for doc in before.keys() | now.keys() if before.get(doc) != now.get(doc))
 
@@ -206,6 +210,102 @@ def keep_unwritten_entries(app: Sphinx) -> list[Any]:
     return []
 
 
+# A page is a directory when it points at this many other documents, or at two or more with at
+# most this many words of its own per document. Measured on 2026-12-06's site: the landing page
+# points at 34 documents, the API page at 29, the error index at 25, the section indexes at 2 to
+# 8 with 7 to 15 words each; a gallery page at 7 at most, with 103 words or more each.
+DIRECTORY_DOCUMENTS = 10
+DIRECTORY_WORDS = 40
+# Text that is no prose of the page: raw HTML (thumbnails), comments, code and captured output.
+_NOT_PROSE = (nodes.raw, nodes.comment, nodes.literal_block, addnodes.index)
+
+
+def is_directory(words: int, documents: int) -> bool:
+    """Whether a page of ``words`` words that points at ``documents`` other documents is mostly
+    pointers: at least :data:`DIRECTORY_DOCUMENTS` of them, or two or more with at most
+    :data:`DIRECTORY_WORDS` words each.
+
+    >>> is_directory(1196, 34), is_directory(46, 3), is_directory(719, 7), is_directory(30, 1)
+    (True, True, False, False)
+    """
+    return documents >= DIRECTORY_DOCUMENTS or (
+        documents >= 2 and words <= DIRECTORY_WORDS * documents
+    )
+
+
+def pointers(doctree: nodes.document) -> tuple[int, list[tuple[str, str]]]:
+    """A document's words of prose, and what it points at: ``(kind, target)`` for each
+    cross-reference (``doc``, ``ref``, or a Python object's ``py``) and toctree entry
+    (``doc``), unresolved, as reading leaves them."""
+    words = 0
+    for text in doctree.findall(nodes.Text):
+        ancestor, prose = text.parent, True
+        while ancestor is not None and prose:
+            prose = not isinstance(ancestor, _NOT_PROSE)
+            ancestor = ancestor.parent
+        words += len(re.findall(r"\w+", text.astext())) if prose else 0
+    found = []
+    for xref in doctree.findall(addnodes.pending_xref):
+        target = xref.get("reftarget", "")
+        if xref.get("reftype") == "doc":
+            found.append(("doc", docname_join(xref.get("refdoc", ""), target)))
+        elif xref.get("reftype") == "ref":
+            found.append(("ref", target.lower()))
+        elif xref.get("refdomain") == "py":
+            found.append(("py", target))
+    for toctree in doctree.findall(addnodes.toctree):
+        found += [("doc", entry) for _, entry in toctree["entries"]]
+    return words, found
+
+
+def _read_pointers(app: Sphinx, doctree: nodes.document) -> None:
+    env = app.env
+    if not hasattr(env, "jaxpurity_pointers"):
+        env.jaxpurity_pointers = {}  # type: ignore[attr-defined]
+    env.jaxpurity_pointers[env.docname] = pointers(doctree)  # type: ignore[attr-defined]
+
+
+def _purge_pointers(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    getattr(env, "jaxpurity_pointers", {}).pop(docname, None)
+
+
+def _merge_pointers(
+    app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
+) -> None:
+    mine = env.__dict__.setdefault("jaxpurity_pointers", {})
+    mine.update({doc: p for doc, p in getattr(other, "jaxpurity_pointers", {}).items()})
+
+
+def directories(env: BuildEnvironment) -> list[str]:
+    """The documents that are directories (:func:`is_directory`), each pointer resolved to
+    the document it leads to (a label's, a Python object's); the document itself and
+    unresolved pointers do not count."""
+    labels = env.domaindata["std"]["anonlabels"]
+    objects = env.domaindata["py"]["objects"]
+    found = []
+    for doc, (words, refs) in sorted(getattr(env, "jaxpurity_pointers", {}).items()):
+        targets = set()
+        for kind, target in refs:
+            if kind == "doc":
+                targets.add(target)
+            elif kind == "ref" and target in labels:
+                targets.add(labels[target][0])
+            elif kind == "py" and target in objects:
+                targets.add(objects[target][0])
+        targets &= set(env.all_docs)
+        targets.discard(doc)
+        if is_directory(words, len(targets)):
+            found.append(doc)
+    return found
+
+
+def _tell_search_page(app: Sphinx, pagename: str, templatename: str, context: Any, doctree: Any):
+    """Give the search page the directories' names, for the scorer."""
+    if pagename == "search":
+        names = json.dumps(directories(app.env))
+        app.add_js_file(None, body=f"window.JAXPURITY_DIRECTORIES = {names};")
+
+
 def use_scorer(app: Sphinx, config: Config) -> None:
     """Point ``html_search_scorer`` at ``search_scorer.js`` unless ``conf.py`` set it."""
     if not config.html_search_scorer:
@@ -221,4 +321,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # is emitted in between).
     app.connect("html-collect-pages", keep_unwritten_entries)
     app.add_transform(AddSearchKeywords)
+    app.connect("doctree-read", _read_pointers)
+    app.connect("env-purge-doc", _purge_pointers)
+    app.connect("env-merge-info", _merge_pointers)
+    app.connect("html-page-context", _tell_search_page)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
