@@ -107,8 +107,10 @@ def test_phrasings_held_out_put_their_page_first_as_often_as_measured(page, base
 # Issue 39's held-out questions (tests/data/search_questions_heldout.json): users' words that
 # neither the phrasing table nor docs/searched_for.json holds. Where each puts its page is shown
 # in the summary; the floor is how many put it first.
-QUESTIONS = json.loads((ROOT / "tests" / "data" / "search_questions_heldout.json").read_text("utf-8"))
-QUESTIONS_FIRST = 3
+QUESTIONS = json.loads(
+    (ROOT / "tests" / "data" / "search_questions_heldout.json").read_text("utf-8")
+)
+QUESTIONS_FIRST = 5
 
 
 def test_held_out_questions_put_their_page_first_as_often_as_measured(page, base_url, summary):
