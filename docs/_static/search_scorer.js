@@ -30,7 +30,8 @@
  * page shows them, and a reader cannot use them.
  *
  * It also leaves out of a query the words that no page holds, where others are left, so that
- * one unknown word (a library's name) does not empty the results.
+ * one unknown word (a library's name) does not empty the results; and where no page holds all
+ * the words left, it searches for those of the page that holds the most of them.
  *
  * Sphinx puts this file into language_data.js, which loads after searchtools.js (basic and furo
  * themes alike): Scorer holds its defaults here, and Search, Stemmer, splitQuery and stopwords
@@ -107,7 +108,35 @@
       // Sphinx's search also finds a word of three letters or more inside an indexed one.
       (word.length > 2 &&
         [index.terms, index.titleterms].some((t) => Object.keys(t).some((w) => w.includes(word))));
-    const kept = [...searchTerms].filter(held);
+    let kept = [...searchTerms].filter(held);
+    // Where no page holds every word left, keep the words of the page that holds the most of
+    // them (the rarer words on a tie), so that a long question still finds its page.
+    const pages = (word) => {
+      const found = new Set();
+      for (const t of [index.terms, index.titleterms]) {
+        for (const [w, files] of Object.entries(t)) {
+          if (w === word || (word.length > 2 && w.includes(word))) {
+            (Array.isArray(files) ? files : [files]).forEach((f) => found.add(f));
+          }
+        }
+      }
+      return found;
+    };
+    const held_by = new Map(kept.map((word) => [word, pages(word)]));
+    const all = [...held_by.values()].reduce(
+      (a, b) => new Set([...a].filter((f) => b.has(f))),
+      new Set(index.docnames.keys()),
+    );
+    if (kept.length > 1 && all.size === 0) {
+      const weight = (words) =>
+        words.length + words.reduce((sum, w) => sum + 1 / (held_by.get(w).size + 1), 0) / 2;
+      let best = [];
+      for (let file = 0; file < index.docnames.length; file++) {
+        const words = kept.filter((word) => held_by.get(word).has(file));
+        if (weight(words) > weight(best)) best = words;
+      }
+      kept = best;
+    }
     if (kept.length && kept.length < searchTerms.size) {
       searchTerms.clear();
       for (const word of kept) searchTerms.add(word);

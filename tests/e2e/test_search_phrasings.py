@@ -27,7 +27,7 @@ PHRASINGS = json.loads(TABLE.read_text(encoding="utf-8"))["phrasings"]
 # Phrasings the site's phrases were not written from, and how many put their page first when
 # they were collected (with search_scorer.js leaving out the words no page holds): a floor.
 HELDOUT = json.loads(TABLE.read_text(encoding="utf-8"))["heldout"]
-HELDOUT_FIRST = 4
+HELDOUT_FIRST = 5
 
 
 def test_the_table_holds_25_sourced_phrasings_mostly_new():
@@ -110,7 +110,7 @@ def test_phrasings_held_out_put_their_page_first_as_often_as_measured(page, base
 QUESTIONS = json.loads(
     (ROOT / "tests" / "data" / "search_questions_heldout.json").read_text("utf-8")
 )
-QUESTIONS_FIRST = 5
+QUESTIONS_FIRST = 6
 
 
 def test_held_out_questions_put_their_page_first_as_often_as_measured(page, base_url, summary):
