@@ -16,8 +16,9 @@ The docs build's error index shows the recorded wordings beside the newest.
 
 Either way, each script's full output lands in ``artifacts/gallery-jax-<version>/``.
 Source line numbers (``page.py:35``) are not compared, so that editing a page
-above an example does not make its record stale, nor are the object ids that the
-leak checker prints (``<list 140128096935680>``), which change from run to run.
+above an example does not make its record stale, nor are object ids (the leak
+checker's ``<list 140128096935680>``, a tracer's ``object id 1401...``), which
+change from run to run.
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ from jaxpurity._capture import CAUGHT_LOG_ENV  # noqa: E402
 from jaxpurity._pages import SECTIONS  # noqa: E402
 
 _LINE_NUMBER = re.compile(r"(\.py):\d+")
-# The leak checker names objects by id (<list 140128096935680>), which differs from run to run.
+# Objects are named by id, which differs from run to run: by the leak checker
+# (<list 140128096935680>), and by a tracer's message ("BatchTracer with object id 1401...").
 _OBJECT_ID = re.compile(r"(<[\w.]+) \d+>")
+_TRACER_ID = re.compile(r"(object id) \d+")
 
 
 def record_dir(jax_version: str) -> Path:
@@ -78,8 +81,11 @@ def comparable(directory: Path) -> dict[str, list[str]]:
     for log in sorted(directory.glob("*/*.jsonl")):
         entries = [json.loads(line) for line in log.read_text().splitlines()]
         pages[f"{log.parent.name}/{log.stem}"] = [
-            _OBJECT_ID.sub(
-                r"\1 ID>", _LINE_NUMBER.sub(r"\1:N", f"{entry['type']}: {entry['message']}")
+            _TRACER_ID.sub(
+                r"\1 ID",
+                _OBJECT_ID.sub(
+                    r"\1 ID>", _LINE_NUMBER.sub(r"\1:N", f"{entry['type']}: {entry['message']}")
+                ),
             )
             for entry in entries
         ]
