@@ -14,7 +14,8 @@ LEAK = (
     "Leaked trace MainTrace(1,DynamicJaxprTrace). Leaked tracer(s):\n"
     "This DynamicJaxprTracer was created on line global_counter.py:{line}:8 (scale)\n"
     "<DynamicJaxprTracer {a}> is referred to by <list {b}>[0]\n"
-    "<list {b}> is referred to by metrics.history"
+    "<list {b}> is referred to by metrics.history\n"
+    "This BatchTracer with object id {a} was created on line"
 )
 
 
