@@ -3,27 +3,24 @@ Do the fixes make my code slower?
 =================================
 
 The fixes on this site replace Python loops with :func:`jax.lax.scan` or
-:func:`jaxpurity.collect`, :func:`jax.lax.cond` with :func:`jaxpurity.cond`, and add a
-:func:`jaxpurity.check_pure` while you debug. Before you take one, you want to know what it
-costs. This page measures three costs while the site is built, each side by side with the
-code it replaces, in the same run: the compile time of an unrolled Python loop against
-``scan`` (also with ``unroll=``) and ``collect`` as the trip count grows, and their run
-time; the trace, compile and run time of jaxpurity's drop-ins against :mod:`jax.lax`; and
-one :func:`jaxpurity.check_pure` against one :func:`jax.jit` compile-and-run of the same
-function. The plot and the tables show this build's numbers; the prose only claims ratios,
-since the seconds depend on the machine.
+:func:`jaxpurity.collect` and :func:`jax.lax.cond` with :func:`jaxpurity.cond`, and add a
+:func:`jaxpurity.check_pure` while you debug. This page measures what each costs, side by
+side with the code it replaces, in the same run: the compile and run time of a loop, the
+drop-ins against :mod:`jax.lax`, and one check against one :func:`jax.jit` compile-and-run.
+The plot and tables show this build's numbers; the prose claims only ratios, since the
+seconds depend on the machine.
 """
 
 # %%
 # How the timings are taken
 # -------------------------
 #
-# A timing on a busy machine is the true cost plus whatever else the machine
-# was doing, so each figure is the fastest of a few repeats, and the two
-# things compared are timed in turns (one, the other, one, ...), so that a
-# slow moment hits both. Each compile uses a new function object: JAX caches
-# compiled programs by function, and a cache hit would time nothing.
+# A timing on a busy machine is the true cost plus whatever else the machine was doing,
+# so each figure is the fastest of a few repeats (more while the fastest still drops),
+# and the things compared are timed in turns, so that a slow moment hits both. Each
+# compile uses a new function object: JAX caches compiled programs by function.
 
+import re
 import time
 
 import jax
@@ -42,12 +39,15 @@ def seconds(run):
 
 
 def fastest_in_turns(runs, repeats=3):
-    """The fastest of ``repeats`` timings of each of ``runs``, taken in turns."""
-    times = [[] for _ in runs]
-    for _ in range(repeats):
-        for run, taken in zip(runs, times, strict=True):
-            taken.append(seconds(run))
-    return [min(taken) for taken in times]
+    """Each of ``runs``' fastest time, in turns: ``repeats`` rounds, more while one drops 5%."""
+    fastest = [float("inf")] * len(runs)
+    for round_ in range(4 * repeats):
+        times = [seconds(run) for run in runs]
+        dropped = any(t < 0.95 * f for t, f in zip(times, fastest, strict=True))
+        fastest = [min(t, f) for t, f in zip(times, fastest, strict=True)]
+        if round_ >= repeats - 1 and not dropped:
+            break
+    return fastest
 
 
 def batch(fn, args):
@@ -148,12 +148,11 @@ assert sines[UNROLLED] == trip_counts, sines
 assert sines["lax.scan"] == sines["jaxpurity.collect"] == [1] * len(trip_counts), sines
 
 # %%
-# The times, as ratios measured side by side in this run: each column of the table was
-# timed in turns, so a busy machine slows all four alike. At the largest trip count the
-# unrolled loop compiles slowest of the four, and ``unroll=8`` slower than ``scan``, for
-# its copies; the unrolled loop's time grows more from the smallest trip count than
-# ``scan``'s or ``collect``'s. (How much more depends on the machine and how busy it is,
-# so the page asserts only the order.)
+# The times, as ratios measured side by side in this run (each column timed in turns, so
+# a busy machine slows all four alike). At the largest trip count the unrolled loop
+# compiles slowest, and ``unroll=8`` slower than ``scan``, for its copies; the unrolled
+# loop's time grows most from the smallest trip count. How much depends on the machine
+# and how busy it is, so the page asserts only the order.
 
 growth = {label: ms[-1] / ms[0] for label, ms in compile_ms.items()}
 for label, ratio in growth.items():
@@ -168,12 +167,11 @@ assert growth[UNROLLED] > max(growth["lax.scan"], growth["jaxpurity.collect"]), 
 # ---------------------------------------------
 #
 # Compiling is paid once, running on every call. A loop pays a little on each step (a
-# counter, a test, and XLA optimises one step at a time) that straight-line code does not;
-# ``unroll=8`` pays it on an eighth of the steps. Each program at the largest trip count,
-# 20 calls, the fastest of 5 rounds timed in turns (the first compiles), against the
-# unrolled loop: on a CPU no loop takes twice its time, as a program this small spends
-# much of a call on calling. Whether ``unroll=`` pays depends on the backend and the body
-# (an accelerator's loop steps can cost more): time it where your code runs, as here.
+# counter, a test; XLA optimises one step at a time) that straight-line code does not;
+# ``unroll=8`` pays it on an eighth of the steps. Against the unrolled loop at the largest
+# trip count (20 calls, in turns), no loop takes twice its time on a CPU, as a call of a
+# program this small is mostly calling. Whether ``unroll=`` pays depends on the backend
+# and the body (an accelerator's loop steps can cost more): time it where your code runs.
 
 warm = [jax.jit(make(trip_counts[-1])) for make in programs.values()]
 runs = [lambda fn=fn: batch(fn, (x, w)) for fn in warm]
@@ -190,11 +188,11 @@ if jax.default_backend() == "cpu":
 # :func:`jaxpurity.cond`, :func:`jaxpurity.fori_loop` and :func:`jaxpurity.scan` hand
 # their arguments to :mod:`jax.lax` unchanged, and look at the types of the branches or
 # of the loop carry only where lax rejects them, to name what differs. So the program
-# JAX records is lax's own. The same three programs, written with either module:
+# JAX records is lax's own, and XLA compiles it to the same program. The same three
+# programs, written with either module:
 
 m = jnp.linspace(-1.0, 1.0, 64 * 64).reshape(64, 64)
-v = jnp.linspace(-1.0, 1.0, 64)
-xs = jnp.linspace(-1.0, 1.0, 100 * 64).reshape(100, 64)
+v, xs = jnp.linspace(-1.0, 1.0, 64), jnp.linspace(-1.0, 1.0, 100 * 64).reshape(100, 64)
 
 
 def programs_with(api):
@@ -211,18 +209,26 @@ def programs_with(api):
 
 
 ours, theirs = programs_with(jaxpurity), programs_with(lax)
+
+
+def compiled_program(fn, args):
+    """XLA's optimised program, less the source lines it keeps for error messages."""
+    text = re.sub(r", metadata=\{[^}]*\}", "", jax.jit(fn).lower(*args).compile().as_text())
+    return [line for line in text.splitlines() if line.lstrip().startswith(("%", "ROOT", "}"))]
+
+
 for name, (ours_fn, args) in ours.items():
-    same = str(jax.make_jaxpr(ours_fn)(*args)) == str(jax.make_jaxpr(theirs[name][0])(*args))
-    print(f"jaxpurity.{name} and lax.{name} record the same jaxpr: {same}")
-    assert same, name
+    lax_fn = theirs[name][0]
+    jaxpr = str(jax.make_jaxpr(ours_fn)(*args)) == str(jax.make_jaxpr(lax_fn)(*args))
+    program = compiled_program(ours_fn, args) == compiled_program(lax_fn, args)
+    print(f"jaxpurity.{name} and lax.{name}: same jaxpr {jaxpr}, same compiled program {program}")
+    assert jaxpr and program, name
 
 # %%
-# The same jaxpr compiles to the same program, so the run times are equal up to noise.
-# What a drop-in adds is Python work while JAX traces: the trace time, timed with
-# :func:`jax.make_jaxpr`. A first call pays that trace, then lowering and XLA's compile;
-# later calls only run. Each time below is the fastest of a few, timed in turns with
-# lax's, on fresh functions (so that no cache answers); the run time of a batch of 20
-# calls, jitted and warmed up.
+# So the run times are equal up to noise. What a drop-in adds is Python work while JAX
+# traces, timed with :func:`jax.make_jaxpr`. A first call pays that trace, then lowering
+# and XLA's compile; later calls only run. Each time is the fastest of a few, in turns with
+# lax's, on fresh functions (so that no cache answers); a run is a batch of 20 warm calls.
 
 
 def stage_runs(api, name):
@@ -253,14 +259,12 @@ for name in ours:
     )
 
 # %%
-# What a drop-in adds while tracing, the first call hardly notices: the extra trace time
-# is a small part of what the first call spends, most of it in lowering and XLA's
-# compile. The run is lax's own program. Timing noise on a shared machine moves each
-# ratio, the first call's most (runs of this page have given it from 0.8 to 2.6 for one
-# program), so the page asserts bounds, not figures.
+# The extra trace time is a small part of a first call, which is mostly lowering and XLA's
+# compile. The run is lax's own program, so a run ratio away from 1 is noise (a build on a
+# busy machine measured 2.5; first calls have ranged from 0.8 to 2.6): the page asserts
+# that the programs are the same, and bounds the trace's share, not figures.
 
 assert all(share < 0.1 for share in trace_share.values()), trace_share
-assert all(0.5 < ratio[name, "run"] < 2.0 for name in ours), ratio
 
 # %%
 # check_pure against one jit compile-and-run
@@ -279,10 +283,7 @@ def make_step():
         return jnp.mean((x - y) ** 2)
 
     def step(params, x, y):
-        grads = jax.grad(loss)(params, x, y)
-        return [
-            (w - 0.01 * gw, b - 0.01 * gb) for (w, b), (gw, gb) in zip(params, grads, strict=True)
-        ]
+        return jax.tree.map(lambda p, g: p - 0.01 * g, params, jax.grad(loss)(params, x, y))
 
     return step
 
@@ -313,13 +314,12 @@ print(f"find_leaks / one jax.jit compile-and-run: {leaks_ratio:.1f}")
 print("the check traced the step", report.traces, "times and ran it eagerly", report.runs, "time")
 
 # %%
-# On a CPU a check costs a few compile-and-runs: more than one, since it includes one; 2
-# to 12 by JAX version (12 on 0.10.2). On an accelerator more, since its eager run sends
-# each operation to the device as a program of its own: 33 on a TPU v5e chip (JAX
-# 0.10.2, recorded by the backend lane). Cheap once, while you debug, and too much for
-# every step of a training loop: check the function, then train with the plain
-# :func:`jax.jit`. :func:`jaxpurity.find_leaks` is cheaper still: it traces once and
-# compiles and runs nothing (see :doc:`let_jaxpurity_find_it`).
+# On a CPU a check costs a few compile-and-runs (it includes one): 2 to 12 by JAX version
+# (12 on 0.10.2). On an accelerator more, as its eager run sends each operation to the
+# device as a program of its own: 33 on a TPU v5e chip (JAX 0.10.2, the backend lane).
+# Cheap once, while you debug, too much for every step of a training loop: check the
+# function, then train with the plain :func:`jax.jit`. :func:`jaxpurity.find_leaks`
+# traces once and compiles and runs nothing (see :doc:`let_jaxpurity_find_it`).
 
 assert 1.0 < check_ratio < (20.0 if jax.default_backend() == "cpu" else 60.0), check_ratio
 assert leaks_ratio < check_ratio, (leaks_ratio, check_ratio)
