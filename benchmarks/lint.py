@@ -84,8 +84,11 @@ def command_line(paths: list[Path], options: list[str], package: Path = ROOT) ->
     return seconds, done.stdout
 
 
-def cache_section(paths: list[Path], baseline: Path | None, jobs: int | None) -> None:
-    """Cold, warm and no-cache runs (and the baseline's), side by side, in turn."""
+def cache_section(
+    paths: list[Path], baseline: Path | None, jobs: int | None, rounds: int = REPEATS
+) -> None:
+    """Cold, warm and no-cache runs (and the baseline's), side by side, in turn, ``rounds``
+    times; with a baseline, each round's ratio of this checkout's runs to the baseline's."""
     files = list(python_files(paths))
     lines = sum(f.read_bytes().count(b"\n") for f in files)
     print(f"{len(files)} files, {lines} lines, in {', '.join(str(p) for p in paths)}")
@@ -103,7 +106,7 @@ def cache_section(paths: list[Path], baseline: Path | None, jobs: int | None) ->
     times: dict[str, list[float]] = {}
     outputs: dict[str, set[str]] = {}
     cached_baseline = baseline is not None and _knows_cache_dir(baseline)
-    for _ in range(REPEATS):
+    for _ in range(rounds):
         with tempfile.TemporaryDirectory() as folder:
             runs = {
                 "no cache": (["--no-cache", *extra], ROOT),
@@ -120,9 +123,16 @@ def cache_section(paths: list[Path], baseline: Path | None, jobs: int | None) ->
                 seconds, printed = command_line(paths, options, package)
                 times.setdefault(name, []).append(seconds)
                 outputs.setdefault(name, set()).add(printed)
-    print(f"python -m jaxpurity lint, {REPEATS} rounds (seconds: best, median):")
+    print(f"python -m jaxpurity lint, {rounds} rounds (seconds: best, median):")
     for name, measured in times.items():
         print(f"  {name:10} {min(measured):6.2f} {statistics.median(measured):6.2f}")
+    base = next((name for name in times if name.startswith("baseline")), None)
+    for name in ["no cache", "cold"] if base else []:
+        ratios = [ours / theirs for ours, theirs in zip(times[name], times[base], strict=True)]
+        print(
+            f"  {name} / {base}, per round: median {statistics.median(ratios):.3f} "
+            f"({min(ratios):.3f} to {max(ratios):.3f})"
+        )
     own = {
         text for name, texts in outputs.items() if not name.startswith("baseline") for text in texts
     }
@@ -160,10 +170,11 @@ def main() -> None:
     parser.add_argument("--cache", action="store_true", help="time cold, warm and no-cache runs")
     parser.add_argument("--baseline", type=Path, help="with --cache: a copy of jaxpurity to time")
     parser.add_argument("--jobs", type=int, help="with --cache: passed on to this checkout")
+    parser.add_argument("--rounds", type=int, default=REPEATS, help="with --cache: how many")
     args = parser.parse_args()
     paths = args.paths or [ROOT / "jaxpurity", ROOT / "tests", ROOT / "gallery"]
     if args.cache:
-        cache_section(paths, args.baseline, args.jobs)
+        cache_section(paths, args.baseline, args.jobs, args.rounds)
         return
     files = list(python_files(paths))
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in files]

@@ -158,6 +158,7 @@ class Cache:
         self._used: dict[str, list[str]] = {}  # file id -> the keys used this run
         self._paths: dict[str, str] = {}  # file id -> the path this run calls it
         self._digests: dict[str, str | None] = {}
+        self._ids: dict[str, str] = {}  # path -> file id (_id, asked 6 times a file)
         self._changed = False
 
     @classmethod
@@ -188,11 +189,13 @@ class Cache:
     def _id(self, path: str) -> str:
         """A file's name in the cache: its path from the cache's folder's parent, whatever
         the folder the run started in."""
-        absolute = os.path.abspath(path)
-        try:
-            return os.path.relpath(absolute, self.folder.parent)
-        except ValueError:  # another drive, on Windows
-            return absolute
+        if path not in self._ids:
+            absolute = os.path.abspath(path)
+            try:
+                self._ids[path] = os.path.relpath(absolute, self.folder.parent)
+            except ValueError:  # another drive, on Windows
+                self._ids[path] = absolute
+        return self._ids[path]
 
     def _digest(self, path: str) -> str | None:
         if path not in self._digests:
