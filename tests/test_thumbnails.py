@@ -116,3 +116,20 @@ def test_every_page_has_a_topic_the_thumbnails_know():
         assert thumbnail_path("src", "examples", topic).name == f"sphx_glr_{topic}_thumb.png"
     with pytest.raises(KeyError, match="no gallery page"):
         thumbnail_path("src", "examples", "no_such_page")
+
+
+def test_every_page_gets_a_card_of_its_own(tmp_path: Path):
+    # The cards of the real pages, from the errors each caught on JAX 0.4.35 (the committed
+    # record) and each script's title: pages that show the same exception first (five show
+    # an UnexpectedTracerError) still get different pictures.
+    root = Path(__file__).resolve().parents[1]
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "_captured").symlink_to(root / "docs" / "captured" / "jax-0.4.35")
+    docstrings = {topic: (root / script(topic)).read_text().strip('"\n') for topic in PAGES}
+    titles = {str(tmp_path / script(t)): text.splitlines()[0] for t, text in docstrings.items()}
+    found = cards({"src_dir": str(tmp_path), "failing_examples": {}, "titles": titles})
+    assert sorted(found) == sorted(PAGES)
+    shared = [card.error for card in found.values() if card.error]
+    assert len(shared) > len(set(shared)), "no two pages share an exception: the test tests nothing"
+    pictures = {draw(card) for card in found.values()}
+    assert len(pictures) == len(PAGES)

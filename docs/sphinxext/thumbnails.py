@@ -6,8 +6,10 @@ empty alt text. After sphinx-gallery has run the examples (``builder-inited``, p
 pages show
 (``examples/<section>/images/thumb/sphx_glr_<topic>_thumb.png``):
 
-* the first error the page caught (from the log that ``error_index`` keeps), with the first
-  line of JAX's message under it when the exception's name alone says little (``TypeError``);
+* the first error the page caught (from the log that ``error_index`` keeps), and under it the
+  first line of JAX's message where the exception's name alone says little (``TypeError``),
+  else the page's title: five pages show an ``UnexpectedTracerError`` first, and their cards
+  differ by what each is about;
 * the page's title, the symptom in a user's words, when the page caught no error.
 
 A page whose example failed keeps sphinx-gallery's "broken example" picture. Each card is a
@@ -105,7 +107,8 @@ def _fit_text(fig: Any, renderer: Any, y: float, text: str, px: float, **style: 
 
 
 def draw(card: Card) -> bytes:
-    """The card as PNG bytes: the exception (and its message) in red, or the title.
+    """The card as PNG bytes: the exception in red, over its message or the page's title; or
+    the title alone.
 
     The same card gives the same bytes, so that an unchanged page rewrites nothing.
     """
@@ -119,8 +122,8 @@ def draw(card: Card) -> bytes:
     renderer = canvas.get_renderer()
     if card.error:
         name = _split_name(card.error)
-        detail = _wrap(card.detail, 30, 3) if card.detail else []
-        top = 0.5 + 0.11 * len(detail) + 0.07 * (len(name) - 1)
+        detail = _wrap(card.detail or card.title, 30, 3)
+        top = 0.6 + 0.06 * (len(detail) - 1) + 0.075 * (len(name) - 1)  # the block centred
         for i, line in enumerate(name):
             _fit_text(fig, renderer, top - 0.15 * i, line, 26, color=_ERROR,
                       family="DejaVu Sans Mono", weight="bold")  # fmt: skip
