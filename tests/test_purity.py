@@ -1182,8 +1182,29 @@ def _train_global(x: jax.Array) -> jax.Array:
     return _sgd_step(_GLOBAL_PARAMS["w"], 2 * x)
 
 
+class _Slotted:
+    __slots__ = ("_array",)
+
+    def __init__(self, array: jax.Array) -> None:
+        self._array = array
+
+
+class _Forwarding(_Slotted):
+    """As a Flax NNX Variable: its array in a slot, other attribute reads handed on to it."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._array, name)
+
+
+def _train_slotted(held: _Slotted, x: jax.Array) -> jax.Array:
+    return _sgd_step(held._array, 2 * x)
+
+
 @pytest.mark.parametrize(
-    "held_in", ["argument", "list", "tuple", "dict", "global", "partial", "bound self"]
+    "held_in",
+    ["argument", "list", "tuple", "dict", "global", "partial", "bound self", "slot", "slot, reads"],
 )
 def test_a_pure_caller_of_a_donating_step_is_pure_and_the_callers_arrays_stay_alive(
     held_in: str, monkeypatch: pytest.MonkeyPatch
@@ -1199,6 +1220,8 @@ def test_a_pure_caller_of_a_donating_step_is_pure_and_the_callers_arrays_stay_al
         "global": (_train_global, (x,)),
         "partial": (functools.partial(_train, params), (x,)),
         "bound self": (_Trainer(params).train, (x,)),
+        "slot": (_train_slotted, (_Slotted(params), x)),
+        "slot, reads": (_train_slotted, (_Forwarding(params), x)),
     }
     monkeypatch.setitem(_GLOBAL_PARAMS, "w", params)
     fn, args = calls[held_in]

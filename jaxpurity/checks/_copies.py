@@ -4,10 +4,11 @@ A function may call a jitted function that donates its argument (``donate_argnum
 run eagerly, that call deletes the array it is given. Where the checked program does
 (:func:`jaxpurity.checks._program.donates`), each eager run gets copies of the arrays the
 call reaches: its arguments, what partials and bound methods bind, its globals and closure
-variables, and what the lists, dicts, tuples and objects among those hold. A mutable holder
-keeps its identity (the copy is put in place, and the caller's array put back after the run
-where the copy still is), so that what the run writes into it is still seen; a tuple is
-rebuilt around the copies.
+variables, and what the lists, dicts, tuples and objects among those hold (in their
+``__dict__`` and their ``__slots__``: a Flax NNX ``Variable`` keeps its array in a slot,
+and hands attribute reads on to that array). A mutable holder keeps its identity (the copy
+is put in place, and the caller's array put back after the run where the copy still is),
+so that what the run writes into it is still seen; a tuple is rebuilt around the copies.
 """
 
 from __future__ import annotations
@@ -79,15 +80,16 @@ class _Copier:
                 )
         elif isinstance(value, functools.partial):
             self.copied(value.keywords, depth)
-        elif _has_own_attributes(value):
-            for name, item in list(vars(value).items()):
-                self._put(
-                    functools.partial(getattr, value),
-                    functools.partial(object.__setattr__, value),
-                    name,
-                    item,
-                    depth,
-                )
+        elif not isinstance(value, _CODE):
+            get = functools.partial(object.__getattribute__, value)  # past a __getattr__
+            set_ = functools.partial(object.__setattr__, value)  # past a frozen class's
+            with contextlib.suppress(AttributeError):  # no __dict__
+                own = get("__dict__")
+                for name, item in list(own.items()) if isinstance(own, dict) else []:
+                    self._put(get, set_, name, item, depth)
+            for name in _slots(type(value)):
+                with contextlib.suppress(AttributeError):  # a slot never set
+                    self._put(get, set_, name, get(name), depth)
         return value
 
     def _put(
@@ -112,9 +114,26 @@ def _rebind(partial: functools.partial[Any], args: tuple[Any, ...]) -> None:
     partial.__setstate__(state)  # type: ignore[attr-defined]  # not in typeshed's partial
 
 
-def _has_own_attributes(value: Any) -> bool:
-    code = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)
-    return not isinstance(value, code) and isinstance(getattr(value, "__dict__", None), dict)
+_CODE = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)
+
+
+@functools.lru_cache(maxsize=512)
+def _slots(cls: type) -> tuple[str, ...]:
+    """The slots a class's instances hold values in, from every class of its MRO."""
+    names: list[str] = []
+    for klass in cls.__mro__:
+        declared = klass.__dict__.get("__slots__", ())
+        for name in [declared] if isinstance(declared, str) else declared:
+            if name not in ("__dict__", "__weakref__") and name not in names:
+                names.append(_mangled(klass, name))
+    return tuple(names)
+
+
+def _mangled(klass: type, name: str) -> str:
+    """A slot's attribute name: ``__x`` declared in ``C`` is ``_C__x``."""
+    if name.startswith("__") and not name.endswith("__"):
+        return f"_{klass.__name__.lstrip('_')}{name}"
+    return name
 
 
 @contextlib.contextmanager
