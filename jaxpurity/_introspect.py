@@ -31,9 +31,11 @@ __all__ = [
     "is_user_object",
     "jit_layer",
     "named_arguments",
+    "own_attributes",
     "qualname",
     "reachable_code",
     "scope_functions",
+    "slot_names",
     "strip_jit",
     "unwrap",
     "wrappers",
@@ -483,3 +485,45 @@ def reachable_code(
         except Exception:  # noqa: BLE001 - one whose introspection raises (a hostile
             continue  # __getattribute__) is not followed: it holds no code of the user's
     return functions, modules
+
+
+def own_attributes(value: Any) -> dict[str, Any]:
+    """What ``value`` holds in its own ``__dict__`` (empty where it has none), read past a
+    ``__getattr__`` that hands attribute reads on to something else, as a Flax NNX
+    ``Variable`` does to its array.
+
+    Example:
+      >>> class Point:
+      ...     def __init__(self):
+      ...         self.x = 1
+      >>> own_attributes(Point()), own_attributes(3)
+      ({'x': 1}, {})
+    """
+    try:
+        own = object.__getattribute__(value, "__dict__")
+    except AttributeError:
+        return {}
+    return own if isinstance(own, dict) else {}
+
+
+def slot_names(cls: type) -> tuple[str, ...]:
+    """The attribute names of the slots ``cls``'s instances hold values in, over its MRO (a
+    ``__x`` slot of class ``C`` is ``_C__x``).
+
+    Example:
+      >>> class Pair:
+      ...     __slots__ = ("a", "__b")
+      >>> slot_names(Pair)
+      ('a', '_Pair__b')
+    """
+    names: list[str] = []
+    for klass in cls.__mro__:
+        declared = vars(klass).get("__slots__", ())
+        for name in [declared] if isinstance(declared, str) else declared:
+            if not isinstance(name, str) or name in ("__dict__", "__weakref__"):
+                continue
+            if name.startswith("__") and not name.endswith("__"):
+                name = f"_{klass.__name__.lstrip('_')}{name}"
+            if name not in names:
+                names.append(name)
+    return tuple(names)

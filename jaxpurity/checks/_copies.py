@@ -22,7 +22,7 @@ from typing import Any
 
 import jax
 
-from jaxpurity._introspect import wrappers
+from jaxpurity._introspect import own_attributes, slot_names, wrappers
 from jaxpurity.checks._call import BoundCall
 
 __all__ = ["arrays_copied"]
@@ -83,11 +83,9 @@ class _Copier:
         elif not isinstance(value, _CODE):
             get = functools.partial(object.__getattribute__, value)  # past a __getattr__
             set_ = functools.partial(object.__setattr__, value)  # past a frozen class's
-            with contextlib.suppress(AttributeError):  # no __dict__
-                own = get("__dict__")
-                for name, item in list(own.items()) if isinstance(own, dict) else []:
-                    self._put(get, set_, name, item, depth)
-            for name in _slots(type(value)):
+            for name, item in list(own_attributes(value).items()):
+                self._put(get, set_, name, item, depth)
+            for name in slot_names(type(value)):
                 with contextlib.suppress(AttributeError):  # a slot never set
                     self._put(get, set_, name, get(name), depth)
         return value
@@ -115,25 +113,6 @@ def _rebind(partial: functools.partial[Any], args: tuple[Any, ...]) -> None:
 
 
 _CODE = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)
-
-
-@functools.lru_cache(maxsize=512)
-def _slots(cls: type) -> tuple[str, ...]:
-    """The slots a class's instances hold values in, from every class of its MRO."""
-    names: list[str] = []
-    for klass in cls.__mro__:
-        declared = klass.__dict__.get("__slots__", ())
-        for name in [declared] if isinstance(declared, str) else declared:
-            if name not in ("__dict__", "__weakref__") and name not in names:
-                names.append(_mangled(klass, name))
-    return tuple(names)
-
-
-def _mangled(klass: type, name: str) -> str:
-    """A slot's attribute name: ``__x`` declared in ``C`` is ``_C__x``."""
-    if name.startswith("__") and not name.endswith("__"):
-        return f"_{klass.__name__.lstrip('_')}{name}"
-    return name
 
 
 @contextlib.contextmanager

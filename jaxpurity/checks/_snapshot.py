@@ -39,7 +39,9 @@ from jaxpurity._introspect import (
     code_names,
     is_user_code,
     is_user_object,
+    own_attributes,
     qualname,
+    slot_names,
 )
 from jaxpurity._naming import short_repr
 
@@ -222,19 +224,19 @@ def _stream(stream: io.IOBase) -> tuple[int, Any]:
     return stream.tell(), contents
 
 
-def _slots(value: Any) -> list[str]:
-    names = []
-    for klass in type(value).__mro__:
-        slots = vars(klass).get("__slots__", ())
-        names += [slots] if isinstance(slots, str) else [s for s in slots if isinstance(s, str)]
-    return [n for n in names if n not in ("__dict__", "__weakref__")]
-
-
 def _attributes(value: Any, slots: Iterable[str]) -> dict[str, Any]:
     """The attributes ``value`` holds now: its ``__dict__`` and the slots that are set."""
-    now = dict(vars(value)) if hasattr(value, "__dict__") else {}
-    now.update({n: v for n in slots if (v := getattr(value, n, MISSING)) is not MISSING})
+    now = dict(own_attributes(value))
+    now.update({n: v for n in slots if (v := _slot(value, n)) is not MISSING})
     return now
+
+
+def _slot(value: Any, name: str) -> Any:
+    """What a slot holds, MISSING where it is not set (never what a ``__getattr__`` says)."""
+    try:
+        return object.__getattribute__(value, name)
+    except AttributeError:
+        return MISSING
 
 
 @dataclass(frozen=True)
@@ -298,8 +300,8 @@ class Record:
         if isinstance(value, np.ndarray):
             return cls(value, root, path, "array", np.array(value, copy=True))
         if is_user_object(value):
-            attrs = dict(vars(value)) if hasattr(value, "__dict__") else {}
-            slots = {n: getattr(value, n, MISSING) for n in _slots(value)}
+            attrs = dict(own_attributes(value))
+            slots = {n: _slot(value, n) for n in slot_names(type(value))}
             return cls(value, root, path, "object", (attrs, slots))
         return None
 
