@@ -6,6 +6,7 @@ import functools
 import itertools
 import random
 import re
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -1506,3 +1507,69 @@ def test_a_report_shows_the_values_the_users_own_calls_return() -> None:
         "first trace again returned [1.0, 1.0], but a fresh trace now returned [2.0, 2.0]"
         in (by_kind["stale-result"])
     )
+
+
+class _SlotCounter:
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+class _PrivateSlotCounter:
+    __slots__ = ("__count",)
+
+    def __init__(self) -> None:
+        self.__count = 0
+
+    @property
+    def count(self) -> int:
+        return self.__count
+
+    def bump(self) -> None:
+        self.__count += 1
+
+
+def _bump(counter: Any, x: jax.Array) -> jax.Array:
+    if isinstance(counter, _PrivateSlotCounter):
+        counter.bump()
+    else:
+        counter.count += 1
+    return 2 * x
+
+
+@pytest.mark.parametrize("counter_type", [_SlotCounter, _PrivateSlotCounter])
+def test_an_argument_changed_in_a_slot_is_reported_and_put_back(counter_type: type) -> None:
+    counter = counter_type()
+    report = jaxpurity.check_pure(_bump, counter, jnp.ones(2))
+    [found] = report.problems
+    assert found.kind == "argument-mutation" and "went from 0 to 1" in found.message, str(report)
+    assert counter.count == 0
+
+
+class _HandsReadsOn:
+    """As a Flax NNX Variable: a slot, and attribute reads handed on to what it holds."""
+
+    __slots__ = ("_held",)
+
+    def __init__(self, held: Any) -> None:
+        self._held = held
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._held, name)
+
+
+_OTHER = types.SimpleNamespace(tag="other")
+
+
+def _swap_held(box: _HandsReadsOn, x: jax.Array) -> jax.Array:
+    box._held = _OTHER
+    return x
+
+
+def test_putting_back_an_object_that_hands_reads_on_leaves_the_other_object_alone() -> None:
+    held = types.SimpleNamespace(tag="mine")
+    box = _HandsReadsOn(held)
+    jaxpurity.check_pure(_swap_held, box, jnp.ones(2))
+    assert box._held is held and vars(held) == {"tag": "mine"}
+    assert vars(_OTHER) == {"tag": "other"}  # its __dict__ was cleared and given held's

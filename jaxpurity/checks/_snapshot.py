@@ -392,13 +392,13 @@ class Record:
             value.seek(position)
         elif kind == "object":
             attrs, slots = saved
-            if hasattr(value, "__dict__"):
-                namespace = vars(value)
+            with contextlib.suppress(AttributeError):  # no __dict__ of its own
+                namespace = object.__getattribute__(value, "__dict__")
                 namespace.clear()
                 namespace.update(attrs)
             for name, before in slots.items():
                 if before is MISSING:
-                    if hasattr(value, name):
+                    if _slot(value, name) is not MISSING:
                         object.__delattr__(value, name)
                 else:
                     object.__setattr__(value, name, before)

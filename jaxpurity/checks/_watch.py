@@ -86,9 +86,9 @@ def _watch_value(watches: list[Watch], label: str, value: Any, kind: str) -> Non
     """Watch the contents of a container, or the attributes of a user object."""
     label = f"{label} ({kind_of(value)})"
     record = Record.of(value, label, "")
-    # An object is watched through its __dict__ (one with __slots__ alone is not).
+    # An object is watched through its __dict__ and its slots: one holding neither is not.
     if record is not None and record.kind in _CONTENTS:
-        if record.kind != "object" or record.saved[0]:
+        if record.kind != "object" or record.children():
             watches.append(Watch(kind, label, record))
 
 
