@@ -354,8 +354,7 @@ def scan(
       xs: A pytree of arrays to scan over along their first axis, or None.
       length: The number of steps; needed when ``xs`` is None.
       reverse: Scan from the end of ``xs``, as in lax.
-      unroll: As in :func:`jax.lax.scan`.
-      _split_transpose: As in :func:`jax.lax.scan` (experimental).
+      unroll: As in :func:`jax.lax.scan` (its private ``_split_transpose`` too is passed on).
 
     Returns:
       ``(final carry, ys)`` where ``ys`` stacks every ``y`` along a new

@@ -104,25 +104,26 @@ def test_phrasings_held_out_put_their_page_first_as_often_as_measured(page, base
     assert first >= HELDOUT_FIRST, ranks
 
 
-# Issue 39's held-out questions (tests/data/search_questions_heldout.json): users' words that
-# neither the phrasing table nor docs/searched_for.json holds. Where each puts its page is shown
-# in the summary; the floor is how many put it first.
-QUESTIONS = json.loads(
-    (ROOT / "tests" / "data" / "search_questions_heldout.json").read_text("utf-8")
-)
-QUESTIONS_FIRST = 6
+# Issue 39's questions in users' words that neither the phrasing table nor
+# docs/searched_for.json holds: a development set (search_questions_dev.json) to work the
+# ranking from, and a held-out one (search_questions_heldout.json) to tell whether the work
+# generalizes. Where each puts its page is shown in the summary; the floor is how many put
+# it first, as last measured.
+QUESTION_FLOORS = {"search_questions_dev.json": 3, "search_questions_heldout.json": 6}
 
 
-def test_held_out_questions_put_their_page_first_as_often_as_measured(page, base_url, summary):
+@pytest.mark.parametrize("table", QUESTION_FLOORS)
+def test_questions_put_their_page_first_as_often_as_measured(page, base_url, summary, table):
+    rows = json.loads((ROOT / "tests" / "data" / table).read_text("utf-8"))["questions"]
     ranks = []
-    for row in QUESTIONS["questions"]:
+    for row in rows:
         expected = page_of(row["topic"])
         found = search(page, base_url, row["query"])
         ranks.append(_rank(found, expected))
         summary.append(
-            f"issue 39 question {row['query']!r} ({row['source']}): {expected} at {ranks[-1]} "
+            f"{table} {row['query']!r} ({row['source']}): {expected} at {ranks[-1]} "
             f"of {len(found)}; first: {found[:1]}"
         )
     first = ranks.count(1)
-    summary.append(f"issue 39 questions: {first}/{len(ranks)} put their page first")
-    assert first >= QUESTIONS_FIRST, ranks
+    summary.append(f"{table}: {first}/{len(ranks)} put their page first")
+    assert first >= QUESTION_FLOORS[table], ranks
