@@ -30,8 +30,9 @@
  * page shows them, and a reader cannot use them.
  *
  * It also leaves out of a query the words that no page holds, where others are left, so that
- * one unknown word (a library's name) does not empty the results; and where no page holds all
- * the words left, it searches for those of the page that holds the most of them.
+ * one unknown word (a library's name) does not empty the results; and where fewer than three
+ * pages hold all the words left, it lists every page that holds any, by how much of the query
+ * it holds (each word weighted by how few pages hold it).
  *
  * Sphinx puts this file into language_data.js, which loads after searchtools.js (basic and furo
  * themes alike): Scorer holds its defaults here, and Search, Stemmer, splitQuery and stopwords
@@ -108,13 +109,35 @@
       // Sphinx's search also finds a word of three letters or more inside an indexed one.
       (word.length > 2 &&
         [index.terms, index.titleterms].some((t) => Object.keys(t).some((w) => w.includes(word))));
-    let kept = [...searchTerms].filter(held);
-    // Where no page holds every word left, keep the words of the page that holds the most of
-    // them (the rarer words on a tie), so that a long question still finds its page.
-    const pages = (word) => {
+    const kept = [...searchTerms].filter(held);
+    if (kept.length && kept.length < searchTerms.size) {
+      searchTerms.clear();
+      for (const word of kept) searchTerms.add(word);
+    }
+    return parsed;
+  };
+
+  // Sphinx lists only the pages that hold every word of the query. A question in a user's
+  // words ("tracking function compilation") often has a word that only pages about something
+  // else hold, and then finds those, or nothing. Where fewer than FEW pages hold every word,
+  // every page that holds any is listed, by how much of the query it holds, each word weighted
+  // by how rare it is among the pages (a word every page holds, "jax", counts little): the
+  // pages that hold every word still come first among pages alike otherwise, and a page's
+  // title (Scorer.score) decides among the rest.
+  const FEW = 3;
+  const COVERED = 10; // the score of a page that holds every word, in Sphinx's units
+  const performTermsSearch = Search.performTermsSearch;
+  Search.performTermsSearch = (searchTerms, excludedTerms) => {
+    const results = performTermsSearch(searchTerms, excludedTerms);
+    if (results.length >= FEW || searchTerms.size < 2) return results;
+    return anyTermsSearch(searchTerms, excludedTerms);
+  };
+  const anyTermsSearch = (searchTerms, excludedTerms) => {
+    const index = Search._index;
+    const filesOf = (word) => {
       const found = new Set();
-      for (const t of [index.terms, index.titleterms]) {
-        for (const [w, files] of Object.entries(t)) {
+      for (const table of [index.terms, index.titleterms]) {
+        for (const [w, files] of Object.entries(table)) {
           if (w === word || (word.length > 2 && w.includes(word))) {
             (Array.isArray(files) ? files : [files]).forEach((f) => found.add(f));
           }
@@ -122,26 +145,32 @@
       }
       return found;
     };
-    const held_by = new Map(kept.map((word) => [word, pages(word)]));
-    const all = [...held_by.values()].reduce(
-      (a, b) => new Set([...a].filter((f) => b.has(f))),
-      new Set(index.docnames.keys()),
-    );
-    if (kept.length > 1 && all.size === 0) {
-      const weight = (words) =>
-        words.length + words.reduce((sum, w) => sum + 1 / (held_by.get(w).size + 1), 0) / 2;
-      let best = [];
-      for (let file = 0; file < index.docnames.length; file++) {
-        const words = kept.filter((word) => held_by.get(word).has(file));
-        if (weight(words) > weight(best)) best = words;
+    const pages = index.docnames.length;
+    const weights = new Map();
+    const held = new Map();
+    for (const word of searchTerms) {
+      held.set(word, filesOf(word));
+      weights.set(word, Math.log((pages + 1) / (held.get(word).size + 0.5)));
+    }
+    const total = [...weights.values()].reduce((a, b) => a + b, 0) || 1;
+    const excluded = new Set([...excludedTerms].flatMap((w) => [...filesOf(w)]));
+    const scores = new Map();
+    for (const [word, files] of held) {
+      for (const file of files) {
+        if (!excluded.has(file)) {
+          scores.set(file, (scores.get(file) || 0) + (COVERED * weights.get(word)) / total);
+        }
       }
-      kept = best;
     }
-    if (kept.length && kept.length < searchTerms.size) {
-      searchTerms.clear();
-      for (const word of kept) searchTerms.add(word);
-    }
-    return parsed;
+    return [...scores].map(([file, score]) => [
+      index.docnames[file],
+      index.titles[file],
+      "",
+      null,
+      score,
+      index.filenames[file],
+      SearchResultKind.text,
+    ]);
   };
 
   Scorer.score = (result) => {
