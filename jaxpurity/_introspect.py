@@ -30,6 +30,7 @@ __all__ = [
     "is_user_code",
     "is_user_object",
     "jit_layer",
+    "library_jit",
     "named_arguments",
     "own_attributes",
     "qualname",
@@ -145,6 +146,36 @@ def jit_layer(fn: Any) -> Any:
             return layer
         if not isinstance(layer, (functools.partial, types.MethodType)):
             return None
+    return None
+
+
+def library_jit(fn: Any) -> Any:
+    """The :func:`jax.jit` wrapper that another library's jit keeps inside the object it
+    returns (Flax's ``nnx.jit``, Equinox's ``eqx.filter_jit``), looked for through partials
+    and bound methods; None where ``fn`` is no such object.
+
+    Example:
+      >>> import jax
+      >>> class MyJit:
+      ...     def __init__(self, fn):
+      ...         self.__wrapped__, self.compiled = fn, jax.jit(fn)
+      ...     def __call__(self, *args):
+      ...         return self.compiled(*args)
+      >>> wrapped = MyJit(abs)
+      >>> library_jit(wrapped) is wrapped.compiled, library_jit(jax.jit(abs))
+      (True, None)
+    """
+    for layer in wrappers(fn):
+        if isinstance(layer, (functools.partial, types.MethodType)):
+            continue
+        if is_jit_wrapper(layer) or isinstance(layer, (types.FunctionType, type)):
+            return None  # jax's own jit, or the user's code
+        try:
+            held = [*own_attributes(layer).values()]
+            held += [getattr(layer, name, None) for name in slot_names(type(layer))]
+        except Exception:  # noqa: BLE001 - a hostile object: no library's jit
+            return None
+        return next((value for value in held if is_jit_wrapper(value)), None)
     return None
 
 

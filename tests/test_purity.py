@@ -1573,3 +1573,32 @@ def test_putting_back_an_object_that_hands_reads_on_leaves_the_other_object_alon
     jaxpurity.check_pure(_swap_held, box, jnp.ones(2))
     assert box._held is held and vars(held) == {"tag": "mine"}
     assert vars(_OTHER) == {"tag": "other"}  # its __dict__ was cleared and given held's
+
+
+def _accumulate(state: dict[str, jax.Array], x: jax.Array) -> jax.Array:
+    state["w"] = state["w"] + x
+    return 2 * x
+
+
+class _WritesBack:
+    """As Flax's ``nnx.jit``: a jax.jit of the function, and what it wrote into its dict
+    argument written back into the caller's."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.__wrapped__ = fn
+        self.compiled = jax.jit(lambda state, x: (fn(state, x), state))
+
+    def __call__(self, state: dict[str, jax.Array], x: jax.Array) -> jax.Array:
+        out, new_state = self.compiled(state, x)
+        state.update(new_state)
+        return out
+
+
+def test_what_another_librarys_jit_writes_back_is_no_lost_mutation() -> None:
+    state = {"w": jnp.zeros(2)}
+    report = jaxpurity.check_pure(_WritesBack(_accumulate), state, jnp.ones(2))
+    assert report.ok, str(report)
+    assert state["w"].tolist() == [0.0, 0.0]
+    # Under jax.jit the same write is lost: the check says so.
+    [lost] = jaxpurity.check_pure(jax.jit(_accumulate), state, jnp.ones(2)).problems
+    assert lost.kind == "lost-mutation" and state["w"].tolist() == [0.0, 0.0]

@@ -21,6 +21,7 @@ from typing import Any
 import jax
 
 from jaxpurity._capture import printed
+from jaxpurity._introspect import library_jit
 from jaxpurity._jax_compat import (
     can_drop_traces,
     has_compiled,
@@ -106,6 +107,8 @@ def compared_runs(session: Session, trace: Trace) -> Runs:
         # Numbers drawn at trace time differ from trace to trace: frozen-randomness.
         cached = None if trace.moved else _run_cached(session)
         inputs.restore()
+        if _lost_mutations(call, eager_effects, jit_effects) and library_jit(call.fn):
+            jit_effects += _changes_of_the_users_call(session)
 
     if jax_leak is not None and not trace.leaks:
         found.add(jax_leak_problem(name, jax_leak))
@@ -161,6 +164,19 @@ def _one_mode_raises(name: str, eager: Outcome, jitted: Outcome) -> Any:
 def _hidden_refs(session: Session) -> list[Restored]:
     """The Refs the call reaches that it does not take as arguments (globals, closures)."""
     return [r for r in session.refs if not r.label.startswith("argument")]
+
+
+def _changes_of_the_users_call(session: Session) -> list[Change]:
+    """What calling the function as the user passed it changes in its arguments. Another
+    library's jit (``nnx.jit``) may write back into them what its program computed: that
+    change is by design, not lost, where jax.jit's would be."""
+    session.stage = "run"
+    try:
+        session.run_eagerly(session.call.fn)  # on copies where the program donates
+        return session.inputs.changes()
+    finally:
+        session.inputs.restore()
+        session.stage = "trace"
 
 
 def _lost_mutations(call: BoundCall, eager: list[Change], jitted: list[Change]) -> list[Any]:
