@@ -13,6 +13,7 @@ browser and the server are conftest's fixtures, the page and its context ``test_
 # ruff: noqa: F811
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import urlencode
 
@@ -228,3 +229,32 @@ def test_a_result_page_highlights_the_searched_words_in_the_article(page, base_u
     assert any("mode" in word for word in words), words
     assert errors == []
     assert page.locator("svg tspan, svg rect.highlighted").count() == 0  # the icons untouched
+
+
+# Questions in users' words (issue 39's development and held-out sets) and words that once
+# broke the highlighter ("mode": Sphinx's highlighter walked furo's hidden SVG icons).
+QUESTIONS_AND_WORDS = [
+    row["query"]
+    for table in ("search_questions_dev.json", "search_questions_heldout.json")
+    for row in json.loads((ROOT / "tests" / "data" / table).read_text("utf-8"))["questions"]
+] + ["while_loop reverse-mode differentiation", "dark mode"]
+
+
+def test_searching_and_opening_the_first_result_raises_no_error_in_the_browser(
+    page, base_url: str, summary: list[str]
+):
+    errors: list[str] = []
+    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    opened = 0
+    for query in QUESTIONS_AND_WORDS:
+        found = search(page, base_url, query)
+        first = page.locator("#search-results ul.search > li > a").first
+        if found:
+            page.goto(first.get_attribute("href") or "", wait_until="load")  # with ?highlight=
+            opened += 1
+        assert not errors, f"searching {query!r} and opening {found[:1]}: {errors}"
+    summary.append(
+        f"{len(QUESTIONS_AND_WORDS)} searches, {opened} first results opened: no browser error"
+    )
+    assert opened >= len(QUESTIONS_AND_WORDS) - 2, opened
