@@ -1602,3 +1602,28 @@ def test_what_another_librarys_jit_writes_back_is_no_lost_mutation() -> None:
     # Under jax.jit the same write is lost: the check says so.
     [lost] = jaxpurity.check_pure(jax.jit(_accumulate), state, jnp.ones(2)).problems
     assert lost.kind == "lost-mutation" and state["w"].tolist() == [0.0, 0.0]
+
+
+def _scaled_in_training(x: jax.Array, training: bool) -> jax.Array:
+    if training:
+        return x * 0.5
+    return x
+
+
+class _KeepsNumbers:
+    """As Equinox's filter_jit: a jax.jit inside, arrays traced, Python numbers constants."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.__wrapped__ = fn
+        self.compiled = jax.jit(fn, static_argnums=(1,))
+
+    def __call__(self, x: jax.Array, training: bool) -> jax.Array:
+        return self.compiled(x, training)
+
+
+def test_another_librarys_jit_keeps_python_numbers_out_of_the_trace() -> None:
+    report = jaxpurity.check_pure(_KeepsNumbers(_scaled_in_training), jnp.ones(2), True)
+    assert report.ok and not report.warnings, str(report)
+    # The plain function, which the user would hand to jax.jit, branches on a traced bool.
+    [found] = jaxpurity.check_pure(_scaled_in_training, jnp.ones(2), True).problems
+    assert found.kind == "mode-mismatch" and "TracerBoolConversionError" in found.message

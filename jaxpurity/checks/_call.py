@@ -17,6 +17,7 @@ from typing import Any
 
 from jaxpurity._introspect import (
     jit_layer,
+    library_jit,
     named_arguments,
     qualname,
     reachable_code,
@@ -140,8 +141,10 @@ class BoundCall:
         )
 
     def split(self) -> SplitCall:
-        """The call split for tracing, with the static arguments kept whole."""
-        return SplitCall.of(self.args, self.kwargs, self.static)
+        """The call split for tracing, with the static arguments kept whole (and, where
+        ``fn`` is another library's jit, its Python numbers)."""
+        library = library_jit(self.fn) is not None
+        return SplitCall.of(self.args, self.kwargs, self.static, arrays_only=library)
 
 
 def _own(fn: types.FunctionType) -> frozenset[str]:

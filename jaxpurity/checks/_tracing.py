@@ -63,6 +63,10 @@ SCALARS = (bool, int, float, complex)
 TRACEABLE = (*ARRAYS, *SCALARS)
 
 
+def _is_python_number(leaf: Any) -> bool:
+    return type(leaf) in (bool, int, float, complex)
+
+
 def is_traceable(leaf: Any) -> bool:
     """Whether jax.jit traces ``leaf``: an array or a number; any other leaf is passed through.
 
@@ -110,11 +114,14 @@ class SplitCall:
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
         static: frozenset[int | str] = frozenset(),
+        arrays_only: bool = False,
     ) -> SplitCall:
         """Split the call: arrays and Python numbers are traced, other leaves stay as they are.
 
         The arguments in ``static`` (positions, or names of keyword arguments)
-        stay whole, as ``jit`` keeps its static arguments.
+        stay whole, as ``jit`` keeps its static arguments. With ``arrays_only``, Python
+        numbers stay as they are too, as another library's jit keeps them (Equinox's
+        ``filter_jit``, Flax's ``nnx.jit``: a module's ``inference: bool`` is no input).
         """
         marked = (
             tuple(_Kept(a) if i in static else a for i, a in enumerate(args)),
@@ -123,7 +130,11 @@ class SplitCall:
         raw, treedef = flatten_arguments(marked)
         kept = {i for i, x in enumerate(raw) if type(x) is _Kept}
         leaves = [x.value if type(x) is _Kept else x for x in raw]
-        where = [i for i, x in enumerate(leaves) if is_traceable(x) and i not in kept]
+        where = [
+            i
+            for i, x in enumerate(leaves)
+            if is_traceable(x) and i not in kept and not (arrays_only and _is_python_number(x))
+        ]
 
         def rebuild(traced: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
             full = list(leaves)
