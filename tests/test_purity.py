@@ -1627,3 +1627,41 @@ def test_another_librarys_jit_keeps_python_numbers_out_of_the_trace() -> None:
     # The plain function, which the user would hand to jax.jit, branches on a traced bool.
     [found] = jaxpurity.check_pure(_scaled_in_training, jnp.ones(2), True).problems
     assert found.kind == "mode-mismatch" and "TracerBoolConversionError" in found.message
+
+
+@jax.tree_util.register_pytree_node_class
+class _Stepped:
+    """A state whose step count is static (its pytree's aux data), its value an array."""
+
+    def __init__(self, step: int, value: jax.Array) -> None:
+        self.step, self.value = step, value
+
+    def tree_flatten(self) -> tuple[tuple[jax.Array], int]:
+        return (self.value,), self.step
+
+    @classmethod
+    def tree_unflatten(cls, step: int, children: tuple[jax.Array]) -> _Stepped:
+        return cls(step, *children)
+
+
+class _LibraryJit:
+    """Another library's jit, as Equinox's filter_jit is: an object with a jax.jit inside."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.__wrapped__ = fn
+        self.compiled = jax.jit(fn)
+
+    def __call__(self, *args: Any) -> Any:
+        return self.compiled(*args)
+
+
+def test_a_step_that_compiles_again_on_the_state_it_returned_is_a_retracing_warning() -> None:
+    advance = _LibraryJit(lambda state: _Stepped(state.step + 1, state.value * 2))
+    state = _Stepped(0, jnp.ones(2))
+    report = jaxpurity.check_pure(advance, state)
+    [warning] = report.warnings
+    assert warning.kind == "retracing" and "given the state it returned" in warning.message
+    assert "_Stepped[0]" in warning.message and "_Stepped[1]" in warning.message
+    assert state.step == 0 and state.value.tolist() == [1.0, 1.0]
+    keeps_step = _LibraryJit(lambda state: _Stepped(state.step, state.value * 2))
+    assert not jaxpurity.check_pure(keeps_step, state).warnings

@@ -59,6 +59,7 @@ Kind = Literal[
     "callback-count",
     "key-reuse",
     "hidden-state",
+    "retracing",
 ]
 #: ``"error"``: it is wrong now; ``"warning"``: it goes wrong when something changes.
 Severity = Literal["error", "warning"]
@@ -278,6 +279,16 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
         "first it {first}, then it {second}. Its program reads state that its calls change "
         "({through}), so its result depends on how often it has run, which jit, vmap and grad "
         "do not track. Pass the state in and return its new value.",
+        "warning",
+    ),
+    ProblemTemplate(
+        "retracing",
+        "retracing",
+        "retracing_storms",
+        "`{name}` compiles again when given the {argument} it returned, as a step is called "
+        "in a loop: {changed}. Its jit keeps such a value as a constant of the program, so each "
+        "call traces and compiles anew: right results, and every step pays a compile. To "
+        "avoid it: {fix}.",
         "warning",
     ),
     ProblemTemplate(

@@ -19,6 +19,7 @@ from jaxpurity.checks.probes.keys import key_reuse
 from jaxpurity.checks.probes.runs import compared_runs
 from jaxpurity.checks.probes.session import Session
 from jaxpurity.checks.probes.static import static_evidence
+from jaxpurity.checks.probes.threaded import threaded_state
 from jaxpurity.checks.probes.trace import trace_failure, watched_trace
 from jaxpurity.checks.probes.transformed import under_transformations
 
@@ -74,7 +75,8 @@ def check_pure(fn: Callable[P, Any], /, *args: P.args, **kwargs: P.kwargs) -> Pu
     a static argument, a ``jax.debug.callback`` in a loop or a checkpoint, an argument a jit
     wrapper donates, ``vmap`` or ``vjp`` raising or doing other things
     (``"callback-count"``), a second call of one program answering otherwise or a Ref read
-    without being passed (``"hidden-state"``). Only what ``fn`` reaches in one step is
+    without being passed (``"hidden-state"``), a compiled step that compiles again when given
+    the state it returned (``"retracing"``). Only what ``fn`` reaches in one step is
     watched: the globals it names, its closure, its arguments' attributes. How the check
     puts everything back: ``CONTRIBUTING.md``, "How check_pure keeps out of the way".
 
@@ -134,7 +136,7 @@ def _check(session: Session) -> PurityReport:
         else:
             runs = compared_runs(session, trace)
             transformed = under_transformations(session, trace, runs)
-            found = [trace, runs, transformed, key_reuse(session, trace)]
+            found = [trace, runs, transformed, key_reuse(session, trace), threaded_state(session)]
     finally:
         session.reset()
     seen = {p.kind for e in found for p in [*e.problems, *e.warnings]}

@@ -24,7 +24,7 @@ from jaxpurity._pages import url
 from jaxpurity._trees import FLATTEN_ERRORS, not_a_tree
 from jaxpurity.checks._tracing import ARRAYS, SCALARS
 
-__all__ = ["RetraceError", "TraceCounter", "count_traces"]
+__all__ = ["RetraceError", "TraceCounter", "count_traces", "what_changed"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -225,6 +225,24 @@ def _differences(old: _Signature, new: _Signature) -> list[tuple[str, _Change]]:
             if change is not None:
                 (sure if change.sure else unsure).append((name + path, change))
     return sure or unsure
+
+
+def what_changed(name: str, old: Any, new: Any, *, static: bool) -> tuple[list[str], list[str]]:
+    """What differs between two values of the argument ``name`` that a jit keys its cache
+    by, and how to avoid each, in :func:`count_traces`'s words; ``static``: whether its
+    Python numbers are kept as constants.
+
+    Example:
+      >>> what_changed("state", {"step": 0}, {"step": 1}, static=True)[0]
+      ["`state['step']` static value changed from 0 to 1"]
+    """
+
+    def signature(value: Any) -> _Signature:
+        return _signature(lambda state: None, (value,), {}, static=lambda _: static)
+
+    changes = _differences(signature(old), signature(new))
+    said = [f"`{name}{arg.removeprefix('state')}` {change.text}" for arg, change in changes]
+    return said, _fixes([(name + arg.removeprefix("state"), c) for arg, c in changes])
 
 
 _FIXES = {

@@ -41,6 +41,7 @@ KIND_ORDER: tuple[frozenset[str], ...] = tuple(
         {"callback-count"},
         {"key-reuse"},
         {"hidden-state"},
+        {"retracing"},
         {"trace-time-read"},
         {"jit-eager-mismatch"},
         {"stale-result"},

@@ -30,6 +30,7 @@ from jaxpurity._jax_compat import (
     leak_checker_on,
 )
 from jaxpurity.checks._call import BoundCall
+from jaxpurity.checks._copies import arrays_copied
 from jaxpurity.checks._outcomes import Outcome, agree, run
 from jaxpurity.checks._problems import (
     STATE_CAUSE,
@@ -172,7 +173,8 @@ def _changes_of_the_users_call(session: Session) -> list[Change]:
     change is by design, not lost, where jax.jit's would be."""
     session.stage = "run"
     try:
-        session.run_eagerly(session.call.fn)  # on copies where the program donates
+        with arrays_copied(session.call) as (args, kwargs):  # it may donate what it is given
+            session.run(lambda: session.call.fn(*args, **kwargs))
         return session.inputs.changes()
     finally:
         session.inputs.restore()
