@@ -1737,3 +1737,22 @@ def test_explain_reads_an_exception_whose_getattr_raises() -> None:
     # A note that is there is still read: here it says what the error is.
     error.__notes__ = ["Attempted boolean conversion of traced array with shape bool[]."]
     assert jaxpurity.explain(error).topic == "python_control_flow"
+
+
+@dataclasses.dataclass(frozen=True)
+class _FrozenModule:
+    """As an Equinox module: a frozen dataclass, its state in fields."""
+
+    count: jax.Array
+
+    def bump(self) -> None:
+        self.count = self.count + 1  # type: ignore[misc]  # the mistake explained
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_explain_sends_a_field_assigned_on_a_frozen_module_to_leak_through_self(lang: str) -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError) as info:
+        jax.jit(lambda x: _FrozenModule(x).bump())(jnp.ones(2))
+    explanation = jaxpurity.explain(info.value, lang=lang)
+    assert explanation.recognised and explanation.topic == "leak_through_self", str(explanation)
+    assert "eqx.tree_at(lambda m: m.x, model, new_x)" in str(explanation)

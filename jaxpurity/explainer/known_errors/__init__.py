@@ -61,6 +61,7 @@ KNOWN_ERRORS: tuple[KnownError, ...] = (
     # The leak checker's Exception, and Flax's refusal to leak into a module.
     *_state_and_leaks.LEAK_CHECKER,
     *_state_and_leaks.FLAX_MODULE_STATE,
+    *_state_and_leaks.FROZEN_FIELDS,
     # jit on a method, which traces `self`: before the entry for the other arguments jit cannot
     # trace (static_arguments, in SIZES_AND_STATIC_ARGUMENTS), which goes by their types.
     *_state_and_leaks.SELF_TRACED_BY_JIT,

@@ -31,6 +31,7 @@ from jaxpurity.explainer.known_errors._shared import (
 __all__ = [
     "CONVERSIONS_OF_LEAKED_TRACERS",
     "FLAX_MODULE_STATE",
+    "FROZEN_FIELDS",
     "LEAK_CHECKER",
     "MUTABLE_ARRAY_REFERENCES",
     "SELF_TRACED_BY_JIT",
@@ -330,6 +331,30 @@ FLAX_MODULE_STATE: tuple[KnownError, ...] = (
         "refuses.",
         fix="Use Flax's lifted transforms (nn.jit, nn.vmap, nn.scan; nnx.jit, nnx.scan) or "
         "call the pure apply function (model.apply(variables, x)) inside the JAX transform.",
+    ),
+)
+
+_FROZEN_FIELD = Wording(
+    r"cannot assign to field '\w{1,100}'",
+    "Python's dataclasses (frozen=True), live on 3.10 to 3.13; an Equinox module is one",
+    regex=True,
+)
+
+#: A field of a frozen dataclass assigned after __init__: an Equinox module's state.
+FROZEN_FIELDS: tuple[KnownError, ...] = (
+    KnownError(
+        errors=("FrozenInstanceError",),
+        topic="leak_through_self",
+        wordings=(_FROZEN_FIELD,),
+        scenario="A method assigned to a field of its own object (self.x = ...), and the "
+        "object is a frozen dataclass: an Equinox module is one.",
+        cause="The object cannot change after __init__. That is what keeps jit and grad "
+        "right: a module is a pytree of its fields, and a field changed behind jit's back "
+        "would be a tracer left in the object, or a change lost.",
+        fix="Return the new value, or a new object that holds it, and use that: "
+        "eqx.tree_at(lambda m: m.x, model, new_x) for an Equinox module, "
+        "dataclasses.replace(obj, x=new_x) for a dataclass. Keep state that a layer updates "
+        "(BatchNorm's statistics) in eqx.nn.State, passed in and returned.",
     ),
 )
 
