@@ -151,8 +151,10 @@ def jit_layer(fn: Any) -> Any:
 
 def library_jit(fn: Any) -> Any:
     """The :func:`jax.jit` wrapper that another library's jit keeps inside the object it
-    returns (Flax's ``nnx.jit``, Equinox's ``eqx.filter_jit``), looked for through partials
-    and bound methods; None where ``fn`` is no such object.
+    returns (Flax's ``nnx.jit``, Equinox's ``eqx.filter_jit``): an object that wraps a
+    function (its ``__wrapped__``) and holds a jit wrapper. Looked for through partials and
+    bound methods; None where ``fn`` is no such object (a callable object of the user's that
+    keeps a jitted function is none: calling it runs its Python code).
 
     Example:
       >>> import jax
@@ -161,15 +163,22 @@ def library_jit(fn: Any) -> Any:
       ...         self.__wrapped__, self.compiled = fn, jax.jit(fn)
       ...     def __call__(self, *args):
       ...         return self.compiled(*args)
-      >>> wrapped = MyJit(abs)
-      >>> library_jit(wrapped) is wrapped.compiled, library_jit(jax.jit(abs))
-      (True, None)
+      >>> class Trainer:
+      ...     def __init__(self):
+      ...         self.step = jax.jit(abs)
+      ...     def __call__(self, x):
+      ...         return self.step(x)
+      >>> mine = MyJit(abs)
+      >>> library_jit(mine) is mine.compiled, library_jit(jax.jit(abs)), library_jit(Trainer())
+      (True, None, None)
     """
     for layer in wrappers(fn):
         if isinstance(layer, (functools.partial, types.MethodType)):
             continue
         if is_jit_wrapper(layer) or isinstance(layer, (types.FunctionType, type)):
             return None  # jax's own jit, or the user's code
+        if _wrapped(layer) is None:
+            return None  # a callable object: its __call__ runs
         try:
             held = [*own_attributes(layer).values()]
             held += [getattr(layer, name, None) for name in slot_names(type(layer))]
