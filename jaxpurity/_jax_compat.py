@@ -356,7 +356,7 @@ def eager_programs() -> frozenset[int] | int:
     return frozenset(id(program) for key in keys() for program in _programs_in(key))
 
 
-def forget_eager_programs(before: frozenset[int] | int) -> bool:
+def forget_eager_programs(before: frozenset[int] | int, loops_ran: bool = True) -> bool:
     """Empty JAX's cache of eagerly run primitives if it took a loop or cond since ``before``.
 
     JAX compiles a ``lax.scan``, ``while_loop`` or ``cond`` run outside
@@ -366,17 +366,20 @@ def forget_eager_programs(before: frozenset[int] | int) -> bool:
     (``jax/_src/dispatch.py`` says so). JAX cannot drop one entry, so the
     whole cache is emptied: later eager operations compile again, once each.
     Where the cache does not list its keys (0.4.35, 0.6.2 and 0.10.2), it is
-    emptied when it grew at all, and on those versions an eager ``grad`` adds entries
-    every run (keyed by the new jaxprs of the jitted ``jax.numpy`` functions it
-    differentiates): so each check there compiles every eager operation again, 68
-    compiles for the training step of ``what_fixes_cost`` on 0.10.2, most of why a
-    check costs about 12 jit compile-and-runs there and 2 on 0.12.0.1.
+    emptied when it grew and ``loops_ran`` says that a loop or cond may have run
+    eagerly in the block (the caller knows: the program it traced holds one). Emptied
+    on any growth, as it was, the cache started each check empty, so each check
+    compiled every eager operation again (68 compiles for the training step of
+    ``what_fixes_cost`` on 0.10.2).
 
     Returns:
       Whether the cache was emptied.
     """
     now = eager_programs()
-    grew = now > before if isinstance(now, int) else bool(now - before)  # type: ignore[operator]
+    if isinstance(now, int):
+        grew = loops_ran and now > before  # type: ignore[operator]
+    else:
+        grew = bool(now - before)  # type: ignore[operator]
     if grew:
         _dispatch.xla_primitive_callable.cache_clear()
     return grew

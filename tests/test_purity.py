@@ -1665,3 +1665,20 @@ def test_a_step_that_compiles_again_on_the_state_it_returned_is_a_retracing_warn
     assert state.step == 0 and state.value.tolist() == [1.0, 1.0]
     keeps_step = _LibraryJit(lambda state: _Stepped(state.step, state.value * 2))
     assert not jaxpurity.check_pure(keeps_step, state).warnings
+
+
+def _eager_cache_size() -> int:
+    from jax._src import dispatch  # private: the cache of eagerly run primitives
+
+    return int(dispatch.xla_primitive_callable.cache_info().currsize)
+
+
+def test_checks_of_a_function_without_loops_keep_jaxs_cache_of_eager_operations() -> None:
+    """Where JAX's cache cannot list its entries (0.4.35 to 0.10.2), the check emptied it
+    whenever it grew, so every check compiled each eager operation again; it is emptied only
+    where the program holds a loop or a cond, whose eager runs add a program each time."""
+    x = jnp.linspace(0.0, 1.0, 5)
+    jaxpurity.check_pure(where_dependent, x)
+    after_one = _eager_cache_size()
+    jaxpurity.check_pure(where_dependent, x)
+    assert after_one > 0 and _eager_cache_size() == after_one

@@ -40,6 +40,7 @@ __all__ = [
     "donates",
     "draws_random",
     "effectful_callbacks",
+    "has_loops_or_conds",
     "unused_callbacks",
 ]
 
@@ -132,6 +133,13 @@ def donates(program: Any) -> bool:
     ``donated_invars`` is read as on JAX 0.4.35 and 0.12.0.1.
     """
     return any(any(e.params.get("donated_invars", ())) for e in _equations(program))
+
+
+def has_loops_or_conds(program: Any) -> bool:
+    """Whether ``program`` holds a loop or a cond (nested jaxprs too): run outside jit, JAX
+    compiles each body program anew and keeps it
+    (:func:`jaxpurity._jax_compat.forget_eager_programs`)."""
+    return any(e.primitive.name in LOOP_PRIMITIVES | {"cond"} for e in _equations(program))
 
 
 def draws_random(program: Any) -> bool:

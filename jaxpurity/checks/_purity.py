@@ -12,8 +12,9 @@ from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
 from jaxpurity.checks._problems import Problem, PurityReport
 from jaxpurity.checks._process import ProcessState, empty
+from jaxpurity.checks._program import has_loops_or_conds
 from jaxpurity.checks._snapshot import Snapshot
-from jaxpurity.checks._tracing import RaisedWhileTraced, forgetting_traces
+from jaxpurity.checks._tracing import Forgetting, RaisedWhileTraced, forgetting_traces
 from jaxpurity.checks.probes.evidence import Evidence, in_report_order
 from jaxpurity.checks.probes.keys import key_reuse
 from jaxpurity.checks.probes.runs import compared_runs
@@ -113,24 +114,31 @@ def check_pure(fn: Callable[P, Any], /, *args: P.args, **kwargs: P.kwargs) -> Pu
     """  # noqa: E501
     require_plain_python(fn, args, kwargs, "check_pure")
     call = BoundCall.of(fn, args, kwargs)
-    with ONE_CHECK_AT_A_TIME, forgetting_traces(), leak_checker_off(), jax.disable_jit(False):
+    with (
+        ONE_CHECK_AT_A_TIME,
+        forgetting_traces() as forgetting,
+        leak_checker_off(),
+        jax.disable_jit(False),
+    ):
         process = ProcessState.now()
         scope = Snapshot(call.named, call.bindings)
         session = Session(call, scope)
         try:
-            return _check(session)
+            return _check(session, forgetting)
         finally:
             scope.restore()
             process.restore()
             empty(session.holders)
 
 
-def _check(session: Session) -> PurityReport:
+def _check(session: Session, forgetting: Forgetting) -> PurityReport:
     """Run the probes in order and gather what each found; the caller puts every global,
     closure and argument back after it (``session.scope``), and the process's state."""
     call = session.call
     try:
         trace = watched_trace(session)
+        if not isinstance(trace, RaisedWhileTraced):
+            forgetting.loops_ran = has_loops_or_conds(trace.program.jaxpr)
         if isinstance(trace, RaisedWhileTraced):  # nothing else can run: what it means
             found = [Evidence(problems=[trace_failure(session, trace)])]
         else:

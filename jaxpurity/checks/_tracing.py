@@ -412,7 +412,7 @@ def uncached_tracing() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def forgetting_traces() -> Iterator[None]:
+def forgetting_traces() -> Iterator[Forgetting]:
     """When the block ends, JAX's caches forget the code :func:`uncached_tracing` traced in it.
 
     The entries are dropped (:func:`jaxpurity._jax_compat.forget_traces`)
@@ -426,14 +426,24 @@ def forgetting_traces() -> Iterator[None]:
     outside ``jit`` (``check_pure``'s eager run) leaves a compiled program
     in JAX's cache of eager primitives; that cache is emptied
     (:func:`jaxpurity._jax_compat.forget_eager_programs`). Blocks run one at
-    a time: callers hold :data:`jaxpurity.checks._guard.ONE_CHECK_AT_A_TIME`.
+    a time: callers hold :data:`jaxpurity.checks._guard.ONE_CHECK_AT_A_TIME`. A block that
+    knows no loop or cond ran eagerly in it says so (``forgetting.loops_ran = False``): where
+    JAX's cache cannot list what it holds, it is then kept.
     """
     keep, eager = cached_by_caller(), eager_programs()
+    forgetting = Forgetting()
     try:
-        yield
+        yield forgetting
     finally:
         _FRESH.clean_up(keep)
-        forget_eager_programs(eager)
+        forget_eager_programs(eager, forgetting.loops_ran)
+
+
+@dataclass
+class Forgetting:
+    """What a :func:`forgetting_traces` block knows of what it ran."""
+
+    loops_ran: bool = True  # a loop or cond may have run outside jit: its programs are new
 
 
 class RaisedWhileTraced(Exception):
