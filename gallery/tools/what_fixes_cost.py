@@ -315,11 +315,11 @@ print("the check traced the step", report.traces, "times and ran it eagerly", re
 
 # %%
 # On a CPU a check costs a few compile-and-runs (it includes one): 2 to 3 by JAX version,
-# 7 to 10 on 0.10.2, where each check compiles its eager operations anew. An accelerator's
-# eager run sends each operation to the device as a program of its own: 33 on a TPU v5e chip
-# (JAX 0.10.2, 2026-12-05). Cheap once, while you debug, too much for every step of a
-# training loop: check the function, then train with the plain :func:`jax.jit`.
-# :func:`jaxpurity.find_leaks` traces once and runs nothing (:doc:`let_jaxpurity_find_it`).
+# 7 to 10 on 0.10.2, whose leak checker (on for the check's eager run) compiles each
+# operation anew. An accelerator's eager run sends each operation to the device as a program
+# of its own: 33 on a TPU v5e chip (JAX 0.10.2, 2026-12-05). Cheap once, while you debug,
+# too much for every step of a training loop: check the function, then train with the plain
+# :func:`jax.jit`. :func:`jaxpurity.find_leaks` traces once and runs nothing.
 
 assert 1.0 < check_ratio < (20.0 if jax.default_backend() == "cpu" else 60.0), check_ratio
 assert leaks_ratio < check_ratio, (leaks_ratio, check_ratio)
