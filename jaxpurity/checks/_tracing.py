@@ -63,10 +63,6 @@ SCALARS = (bool, int, float, complex)
 TRACEABLE = (*ARRAYS, *SCALARS)
 
 
-def _is_python_number(leaf: Any) -> bool:
-    return type(leaf) in (bool, int, float, complex)
-
-
 def is_traceable(leaf: Any) -> bool:
     """Whether jax.jit traces ``leaf``: an array or a number; any other leaf is passed through.
 
@@ -133,7 +129,7 @@ class SplitCall:
         where = [
             i
             for i, x in enumerate(leaves)
-            if is_traceable(x) and i not in kept and not (arrays_only and _is_python_number(x))
+            if is_traceable(x) and i not in kept and not (arrays_only and type(x) in SCALARS)
         ]
 
         def rebuild(traced: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:

@@ -30,7 +30,6 @@ from jaxpurity._jax_compat import (
     leak_checker_on,
 )
 from jaxpurity.checks._call import BoundCall
-from jaxpurity.checks._copies import arrays_copied
 from jaxpurity.checks._outcomes import Outcome, agree, run
 from jaxpurity.checks._problems import (
     STATE_CAUSE,
@@ -171,14 +170,11 @@ def _changes_of_the_users_call(session: Session) -> list[Change]:
     """What calling the function as the user passed it changes in its arguments. Another
     library's jit (``nnx.jit``) may write back into them what its program computed: that
     change is by design, not lost, where jax.jit's would be."""
-    session.stage = "run"
     try:
-        with arrays_copied(session.call) as (args, kwargs):  # it may donate what it is given
-            session.run(lambda: session.call.fn(*args, **kwargs))
+        session.run_as_passed()
         return session.inputs.changes()
     finally:
         session.inputs.restore()
-        session.stage = "trace"
 
 
 def _lost_mutations(call: BoundCall, eager: list[Change], jitted: list[Change]) -> list[Any]:

@@ -113,6 +113,21 @@ class Session:
         with arrays_copied(self.call, self.copy) as (args, kwargs):
             return self.run(lambda: fn(*args, **kwargs))
 
+    def run_as_passed(self, replaced: dict[int, Any] | None = None) -> tuple[Outcome, list[Any]]:
+        """The function as the user passed it (another library's jit runs its own program), on
+        copies of the caller's arrays (it may donate what it is given), with the positional
+        arguments of ``replaced`` swapped in: what it returned or raised, and the value it
+        returned (in a list, empty where it raised). The caller restores :attr:`inputs`."""
+        returned: list[Any] = []
+
+        def kept(*args: Any, **kwargs: Any) -> Any:
+            returned.append(self.call.fn(*args, **kwargs))
+            return returned[0]
+
+        with arrays_copied(self.call) as (args, kwargs):
+            args = tuple((replaced or {}).get(i, a) for i, a in enumerate(args))
+            return self.run(lambda: kept(*args, **kwargs)), returned
+
     @contextlib.contextmanager
     def effects(self) -> Iterator[Effects]:
         """Record what the block prints and changes; put the state back as it was after it."""

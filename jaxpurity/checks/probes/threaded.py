@@ -14,17 +14,15 @@ cache JAX shares by function, which the check leaves as it found it.)
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import jax
-import numpy as np
 
 from jaxpurity._introspect import library_jit
 from jaxpurity._jax_compat import jit_cache_misses
-from jaxpurity.checks._copies import arrays_copied
 from jaxpurity.checks._problems import problem
 from jaxpurity.checks._traces import what_changed
+from jaxpurity.checks._tracing import ARRAYS
 from jaxpurity.checks.probes.evidence import Evidence
 from jaxpurity.checks.probes.session import Session
 
@@ -43,32 +41,19 @@ def threaded_state(session: Session) -> Evidence:
     )
     if cache is None or not same_args:  # no library's jit, or a method (self comes first)
         return found
-    session.stage = "run"
-    try:
-        returned: list[Any] = []
-
-        def kept(*args: Any, **kwargs: Any) -> Any:
-            returned.append(call.fn(*args, **kwargs))
-            return returned[0]
-
-        with arrays_copied(call) as (args, kwargs):  # it may donate what it is given
-            first = session.run(functools.partial(kept, *args, **kwargs))
+    first, returned = session.run_as_passed()
+    session.inputs.restore()
+    if first.error is not None:
+        return found
+    for position, state in _returned_states(given, returned[0]):
+        with jit_cache_misses(cache) as compiled:
+            second, _ = session.run_as_passed({position: state})
         session.inputs.restore()
-        if first.error is not None:
-            return found
-        for position, state in _returned_states(given, returned[0]):
-            with arrays_copied(call) as (copies, kwargs):
-                again = (*copies[:position], state, *copies[position + 1 :])
-                with jit_cache_misses(cache) as compiled:
-                    second = session.run(functools.partial(call.fn, *again, **kwargs))
-            session.inputs.restore()
-            if second.error is None and compiled():
-                old = given[position]
-                name = next((n for n, v in call.named if v is old), f"argument {position}")
-                found.add(_retracing(call.name, name, old, state))
-                break
-    finally:
-        session.stage = "trace"
+        if second.error is None and compiled():
+            old = given[position]
+            name = next((n for n, v in call.named if v is old), f"argument {position}")
+            found.add(_retracing(call.name, name, old, state))
+            break
     return found
 
 
@@ -92,10 +77,9 @@ def _same_kind(old: Any, new: Any) -> bool:
         if len(old_leaves) != len(new_leaves):
             return False
         pairs = zip(old_leaves, new_leaves, strict=True)
-        arrays = [(a, b) for a, b in pairs if isinstance(a, (jax.Array, np.ndarray))]
+        arrays = [(a, b) for a, b in pairs if isinstance(a, ARRAYS)]
         return all(
-            isinstance(b, (jax.Array, np.ndarray)) and (a.shape, a.dtype) == (b.shape, b.dtype)
-            for a, b in arrays
+            isinstance(b, ARRAYS) and (a.shape, a.dtype) == (b.shape, b.dtype) for a, b in arrays
         )
     except Exception:  # noqa: BLE001 - a pytree JAX cannot flatten, a hostile leaf: no state
         return False
