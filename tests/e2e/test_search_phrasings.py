@@ -107,9 +107,15 @@ def test_phrasings_held_out_put_their_page_first_as_often_as_measured(page, base
 # Issue 39's questions in users' words that neither the phrasing table nor
 # docs/searched_for.json holds: a development set (search_questions_dev.json) to work the
 # ranking from, and a held-out one (search_questions_heldout.json) to tell whether the work
-# generalizes. Where each puts its page is shown in the summary; the floor is how many put
-# it first, as last measured.
-QUESTION_FLOORS = {"search_questions_dev.json": 5, "search_questions_heldout.json": 6}
+# generalizes; the first held-out set was seen while the ranking changed, so a second
+# (search_questions_heldout_2.json) was collected after, and scored as collected: it judges
+# the next change. Where each puts its page is shown in the summary; the floor is how many
+# put it first, as last measured.
+QUESTION_FLOORS = {
+    "search_questions_dev.json": 5,
+    "search_questions_heldout.json": 6,
+    "search_questions_heldout_2.json": 6,
+}
 
 
 @pytest.mark.parametrize("table", QUESTION_FLOORS)
