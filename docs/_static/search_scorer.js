@@ -94,6 +94,20 @@
     return cached;
   };
 
+  // The pages that hold a word as Sphinx's search finds it: the word itself, or for a word of
+  // three letters or more, an indexed word that holds it; in the text or in a title.
+  const filesOf = (index, word) => {
+    const found = new Set();
+    for (const table of [index.terms, index.titleterms]) {
+      for (const [w, files] of Object.entries(table)) {
+        if (w === word || (word.length > 2 && w.includes(word))) {
+          (Array.isArray(files) ? files : [files]).forEach((f) => found.add(f));
+        }
+      }
+    }
+    return found;
+  };
+
   // A query word that no page holds (a project's name, "Sinkhorn", "arctan2") would leave the
   // query without any result, since a page must hold every word: leave such words out, as long
   // as one word of the query is left. A query that finds anything as typed is searched as typed.
@@ -103,13 +117,7 @@
     const [, searchTerms] = parsed;
     const index = Search._index;
     if (!index) return parsed;
-    const held = (word) =>
-      word in index.terms ||
-      word in index.titleterms ||
-      // Sphinx's search also finds a word of three letters or more inside an indexed one.
-      (word.length > 2 &&
-        [index.terms, index.titleterms].some((t) => Object.keys(t).some((w) => w.includes(word))));
-    const kept = [...searchTerms].filter(held);
+    const kept = [...searchTerms].filter((word) => filesOf(index, word).size > 0);
     if (kept.length && kept.length < searchTerms.size) {
       searchTerms.clear();
       for (const word of kept) searchTerms.add(word);
@@ -134,26 +142,15 @@
   };
   const anyTermsSearch = (searchTerms, excludedTerms) => {
     const index = Search._index;
-    const filesOf = (word) => {
-      const found = new Set();
-      for (const table of [index.terms, index.titleterms]) {
-        for (const [w, files] of Object.entries(table)) {
-          if (w === word || (word.length > 2 && w.includes(word))) {
-            (Array.isArray(files) ? files : [files]).forEach((f) => found.add(f));
-          }
-        }
-      }
-      return found;
-    };
     const pages = index.docnames.length;
     const weights = new Map();
     const held = new Map();
     for (const word of searchTerms) {
-      held.set(word, filesOf(word));
+      held.set(word, filesOf(index, word));
       weights.set(word, Math.log((pages + 1) / (held.get(word).size + 0.5)));
     }
     const total = [...weights.values()].reduce((a, b) => a + b, 0) || 1;
-    const excluded = new Set([...excludedTerms].flatMap((w) => [...filesOf(w)]));
+    const excluded = new Set([...excludedTerms].flatMap((w) => [...filesOf(index, w)]));
     const scores = new Map();
     for (const [word, files] of held) {
       for (const file of files) {
