@@ -18,7 +18,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._introspect import is_user_object
+from jaxpurity._introspect import is_user_object, own_attributes
 from jaxpurity._jax_compat import Ref, is_ref
 from jaxpurity._naming import kind_of
 from jaxpurity.checks._call import BoundCall
@@ -93,9 +93,9 @@ def _held(value: Any) -> list[Any]:
     attributes; nothing where that cannot be read (a cyclic or too deep tree, a hostile
     object)."""
     try:
-        if isinstance(value, CODE):
+        if issubclass(type(value), CODE):  # by type: a hostile __class__ may raise
             return []
-        held = list(vars(value).values()) if is_user_object(value) else []
+        held = list(own_attributes(value).values()) if is_user_object(value) else []
         return [*(leaves_of(value) or []), *held]
     except Exception:  # noqa: BLE001 - RecursionError or SystemError from JAX, a hostile dunder
         return []

@@ -275,29 +275,30 @@ class Record:
 
     @classmethod
     def _of(cls, value: Any, root: str, path: str) -> Record | None:
-        if isinstance(value, type):  # a class the code names: its attributes
+        kind = type(value)  # not isinstance, which reads __class__: a hostile object's may raise
+        if issubclass(kind, type):  # a class the code names: its attributes
             if not is_user_code(value):
                 return None
             return cls(value, root, value.__qualname__, "class", dict(vars(value)))
-        if isinstance(value, types.FunctionType):  # its own attributes (f.calls) are state
+        if issubclass(kind, types.FunctionType):  # its own attributes (f.calls) are state
             if not is_user_code(value) or not vars(value):
                 return None
             return cls(value, root, path, "object", (dict(vars(value)), {}))
-        if isinstance(value, _ATOMS):
+        if issubclass(kind, _ATOMS):
             return None
-        if isinstance(value, io.IOBase):  # a file or buffer: where it is read, what it holds
+        if issubclass(kind, io.IOBase):  # a file or buffer: where it is read, what it holds
             return cls(value, root, path, "stream", _stream(value)) if _seekable(value) else None
-        if isinstance(value, list):
+        if issubclass(kind, list):
             return cls(value, root, path, "list", list(value))
-        if isinstance(value, dict):
+        if issubclass(kind, dict):
             return cls(value, root, path, "dict", list(value.items()))
-        if isinstance(value, (set, frozenset)):
+        if issubclass(kind, (set, frozenset)):
             return cls(value, root, path, "set", set(value))
-        if isinstance(value, (collections.deque, bytearray)):
+        if issubclass(kind, (collections.deque, bytearray)):
             return cls(value, root, path, "sequence", list(value))
-        if isinstance(value, tuple):
+        if issubclass(kind, tuple):
             return cls(value, root, path, "tuple", None)
-        if isinstance(value, np.ndarray):
+        if issubclass(kind, np.ndarray):
             return cls(value, root, path, "array", np.array(value, copy=True))
         if is_user_object(value):
             attrs = dict(own_attributes(value))
@@ -392,10 +393,9 @@ class Record:
             value.seek(position)
         elif kind == "object":
             attrs, slots = saved
-            with contextlib.suppress(AttributeError):  # no __dict__ of its own
-                namespace = object.__getattribute__(value, "__dict__")
-                namespace.clear()
-                namespace.update(attrs)
+            namespace = own_attributes(value, make=bool(attrs))  # made to put some back
+            namespace.clear()
+            namespace.update(attrs)
             for name, before in slots.items():
                 if before is MISSING:
                     if _slot(value, name) is not MISSING:

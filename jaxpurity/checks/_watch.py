@@ -14,6 +14,7 @@ import collections
 from dataclasses import dataclass
 from typing import Any
 
+from jaxpurity._introspect import own_attributes
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._naming import kind_of
 from jaxpurity.checks._call import BoundCall
@@ -30,13 +31,13 @@ def _holds_tracer(value: Any) -> bool:
     """Whether ``value`` is a tracer or directly holds one (then it is a leak, reported so)."""
     if is_tracer(value):
         return True
-    if isinstance(value, dict):
-        value = list(value.values())
-    elif hasattr(value, "__dict__") and not isinstance(value, type):
-        value = list(vars(value).values())
-    if isinstance(value, (list, tuple, set, frozenset, collections.deque)):
-        return any(map(is_tracer, value))
-    return False
+    kind = type(value)  # not isinstance, which reads __class__: a hostile object's may raise
+    held = list(own_attributes(value).values())
+    if issubclass(kind, dict):
+        held += value.values()
+    elif issubclass(kind, (list, tuple, set, frozenset, collections.deque)):
+        held += value
+    return any(map(is_tracer, held))
 
 
 @dataclass(frozen=True)
