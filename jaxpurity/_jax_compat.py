@@ -39,6 +39,7 @@ from jax._src import util as _util  # checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1
 from jaxpurity._jax_names import TRACED_FOR_API, TRACER_TRANSFORMATIONS
 
 __all__ = [
+    "OpaqueTraceState",
     "Ref",
     "Tracer",
     "cached_by_caller",
@@ -72,6 +73,12 @@ __all__ = [
 #: The base class of every tracer. Public (``jax.core.Tracer``) on every checked version,
 #: although JAX has moved most other names of ``jax.core`` to ``jax._src.core``.
 Tracer: type = jax.core.Tracer
+
+#: JAX's record of which trace is running, as a library keeps it on its objects to refuse a
+#: change from another trace (Flax NNX: each object's ``_pytree__state``). Made by
+#: ``jax.extend.core.get_opaque_trace_state`` (``jax.core`` before 0.12); the type is private.
+#: Checked on 0.4.35, 0.6.2, 0.10.2, 0.12.0.1.
+OpaqueTraceState: type = _core.OpaqueTraceState
 
 
 def traced_for(tracer: Any) -> str | None:

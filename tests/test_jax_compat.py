@@ -306,6 +306,14 @@ def test_ref_is_the_type_of_new_ref_arrays_where_jax_has_them():
     assert isinstance(jax.new_ref(jnp.zeros(2)), compat.Ref), "_jax_compat.Ref: jax.Ref"
 
 
+def test_opaque_trace_state_is_the_type_of_jaxs_public_record_of_the_trace():
+    import jax.extend.core
+
+    made = getattr(jax.extend.core, "get_opaque_trace_state", None)  # 0.10 and newer
+    record = (made or jax.core.get_opaque_trace_state)(convention="flax")
+    assert type(record) is compat.OpaqueTraceState, "_jax_compat.OpaqueTraceState"
+
+
 def test_hide_from_source_info_makes_jax_skip_the_frames_of_a_file(tmp_path):
     helper = tmp_path / "hidden_helper.py"
     helper.write_text("import jax.numpy as jnp\n\ndef sine(x):\n    return jnp.sin(x)\n")

@@ -1682,3 +1682,42 @@ def test_checks_of_a_function_without_loops_keep_jaxs_cache_of_eager_operations(
     after_one = _eager_cache_size()
     jaxpurity.check_pure(where_dependent, x)
     assert after_one > 0 and _eager_cache_size() == after_one
+
+
+def _opaque_trace_state() -> object:
+    """JAX's public record of the current trace: jax.extend.core's from 0.10, jax.core's
+    before (deprecated there since)."""
+    import jax.extend.core
+
+    made = getattr(jax.extend.core, "get_opaque_trace_state", None)
+    return (made or jax.core.get_opaque_trace_state)(
+        convention="flax"
+    )  # the convention Flax passes
+
+
+class _TracedAt:
+    """As a Flax NNX object keeps it: which trace the object belongs to, renewed by each
+    transformation that meets it (NNX's ``_pytree__state``)."""
+
+    def __init__(self) -> None:
+        self.trace = _opaque_trace_state()
+
+
+class _Tracked:
+    """A pytree with one array, and a record of the trace it was last used in."""
+
+    def __init__(self, w: jax.Array) -> None:
+        self.w, self.where = w, _TracedAt()
+
+
+jax.tree_util.register_pytree_node(_Tracked, lambda t: ((t.w,), None), lambda _, c: _Tracked(*c))
+
+
+def _moves(tracked: _Tracked, x: jax.Array) -> jax.Array:
+    tracked.where = _TracedAt()  # renewed, eagerly as under jit: bookkeeping, not state
+    return tracked.w * x
+
+
+def test_a_librarys_record_of_the_trace_is_no_lost_mutation() -> None:
+    report = jaxpurity.check_pure(_moves, _Tracked(jnp.ones(2)), jnp.ones(2))
+    assert report.ok, str(report)

@@ -43,6 +43,7 @@ from jaxpurity._introspect import (
     qualname,
     slot_names,
 )
+from jaxpurity._jax_compat import OpaqueTraceState
 from jaxpurity._naming import short_repr
 
 __all__ = [
@@ -229,6 +230,16 @@ def _attributes(value: Any, slots: Iterable[str]) -> dict[str, Any]:
     now = dict(own_attributes(value))
     now.update({n: v for n in slots if (v := _slot(value, n)) is not MISSING})
     return now
+
+
+def _records_a_trace(value: Any, depth: int = 3) -> bool:
+    """Whether ``value`` is, or holds within ``depth`` attributes, JAX's record of which trace
+    runs: what a library keeps on its objects to refuse changes from another trace (Flax NNX's
+    ``_pytree__state``), and renews whenever a transformation meets the object."""
+    if type(value) is OpaqueTraceState:
+        return True
+    held = _attributes(value, slot_names(type(value))).values() if depth else ()
+    return any(_records_a_trace(v, depth - 1) for v in held)
 
 
 def _slot(value: Any, name: str) -> Any:
@@ -465,6 +476,8 @@ class Snapshot:
         found = []
         for record in self.records.values():
             for d in _differences(record):
+                if _records_a_trace(d.after):
+                    continue  # a library's bookkeeping, renewed by each trace: not state
                 if d.step == "" and record.kind in ("list", "sequence"):
                     before = f"{len(d.before)} item(s)"
                     after = f"{len(d.after)} item(s): {shown(d.after)}"
