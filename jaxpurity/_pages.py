@@ -10,12 +10,25 @@ and every entry a script. To add a page, add its topic here and its script in
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
 from dataclasses import dataclass
 
 from jaxpurity._languages import EDITIONS, language
 
-__all__ = ["DOCS_URL", "PAGES", "SECTIONS", "Section", "page", "script", "topic_of", "url"]
+__all__ = [
+    "DOCS_URL",
+    "NEEDS",
+    "PAGES",
+    "SECTIONS",
+    "Section",
+    "missing",
+    "page",
+    "script",
+    "topic_of",
+    "url",
+]
 
 #: Where the site is hosted; ``$JAXPURITY_DOCS_URL`` points the links elsewhere (a mirror,
 #: a local build).
@@ -35,7 +48,9 @@ SECTIONS: tuple[Section, ...] = (
         "state_and_leaks",
         (
             "global_counter",
+            "mutable_refs",
             "leak_through_self",
+            "nnx_and_equinox_state",
             "leak_from_loop_body",
             "leak_from_grad_vmap",
             "memoization_caches",
@@ -77,6 +92,15 @@ SECTIONS: tuple[Section, ...] = (
         ),
     ),
 )
+
+#: The pages that need more than jaxpurity and the oldest JAX it supports: topic -> what
+#: each imports (a module) or calls (a name of ``jax``). Where one is missing, the page's
+#: script stops at its top saying so, and the tools that run every page (the fix matrix,
+#: ``tests/record_gallery.py``, ``tests/lane.py``) skip it with :func:`missing`'s reason.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "mutable_refs": ("jax.new_ref",),
+    "nnx_and_equinox_state": ("flax", "equinox"),
+}
 
 _SECTION_OF = {topic: s.folder for s in SECTIONS for topic in s.topics}
 
@@ -127,6 +151,26 @@ def script(topic: str) -> str:
       'gallery/state_and_leaks/global_counter.py'
     """
     return f"gallery/{_section(topic)}/{topic}.py"
+
+
+def missing(topic: str) -> str | None:
+    """Why the page of ``topic`` cannot run here (what :data:`NEEDS` names that is not
+    installed), or ``None`` when it can.
+
+    Example:
+      >>> missing("global_counter") is None
+      True
+    """
+    _section(topic)
+    for need in NEEDS.get(topic, ()):
+        name, _, attribute = need.partition(".")
+        if importlib.util.find_spec(name) is None:
+            return f"needs {name}, which is not installed"
+        module = importlib.import_module(name)
+        if attribute and not hasattr(module, attribute):
+            which = " ".join(filter(None, (name, getattr(module, "__version__", ""))))
+            return f"needs {need}, which {which} does not have"
+    return None
 
 
 def topic_of(path: str) -> str:

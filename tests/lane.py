@@ -52,7 +52,7 @@ if _DEVICE_COUNT_FLAG not in os.environ.get("XLA_FLAGS", ""):
 os.environ.setdefault("MPLBACKEND", "agg")
 
 from jaxpurity._capture import CAUGHT_LOG_ENV  # noqa: E402
-from jaxpurity._pages import SECTIONS  # noqa: E402
+from jaxpurity._pages import SECTIONS, missing  # noqa: E402
 
 PARTS = {"fast": "not slow", "slow": "slow"}
 _COLUMNS = ("backend", "device", "JAX", "Python", "pages passed", "tests passed, failed, skipped")
@@ -68,7 +68,10 @@ def run_pages(out: Path, only: list[str] | None = None) -> list[dict]:
             page = f"{section.folder}/{topic}"
             if only and not any(name in page for name in only):
                 continue
-            results.append(_run_page(page, reset_jax))
+            why = missing(topic)
+            results.append({"page": page, "status": "skipped", "why": why, "seconds": 0.0})
+            if not why:
+                results[-1] = _run_page(page, reset_jax)
             print(f"{results[-1]['status']:>6} {results[-1]['seconds']:6.1f} s  {page}", flush=True)
     (out / "pages.json").write_text(json.dumps({"run": _where(), "pages": results}, indent=1))
     return results
@@ -171,11 +174,12 @@ def summary(out: Path) -> dict:
     pages = json.loads(pages_file.read_text()) if pages_file.exists() else None
     record = dict(pages["run"]) if pages else {}
     if pages:
-        results = pages["pages"]
+        results = [r for r in pages["pages"] if r["status"] != "skipped"]
         record["pages"] = {
             "ran": len(results),
             "passed": sum(r["status"] == "passed" for r in results),
             "failed": [r["page"] for r in results if r["status"] != "passed"],
+            "skipped": {r["page"]: r["why"] for r in pages["pages"] if r["status"] == "skipped"},
         }
     tests = {"passed": 0, "failed": 0, "skipped": 0, "failures": []}
     for report in sorted(out.glob("tests-*.xml")):
@@ -235,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     if args.step == "pages":
         results = run_pages(args.out, args.only)
-        return int(any(r["status"] != "passed" for r in results))
+        return int(any(r["status"] == "failed" for r in results))
     if args.step == "tests":
         return run_tests(args.out, args.part, argv[cut + 1 :], args.label)
     notes = {"en": args.note, "zh_CN": args.note_zh}

@@ -642,8 +642,8 @@ CASES: dict[str, tuple[Callable[[], None], str]] = {
     "format_spec_on_a_tracer": (_format_spec_on_a_tracer, "print_vs_debug_print"),
     "scan_body_returns_the_carry_alone": (_scan_body_returns_the_carry_alone, "loop_carry_types"),
     "row_into_a_scalar_slot": (_row_into_a_scalar_slot, "python_control_flow"),
-    "shared_ref_written_under_vmap": (_shared_ref_written_under_vmap, "global_counter"),
-    "ref_returned_from_jit": (_ref_returned_from_jit, "global_counter"),
+    "shared_ref_written_under_vmap": (_shared_ref_written_under_vmap, "mutable_refs"),
+    "ref_returned_from_jit": (_ref_returned_from_jit, "mutable_refs"),
     "grad_of_traced_fori": (_grad_of_traced_fori, "differentiating_loops"),
     "grad_of_while": (_grad_of_while, "differentiating_loops"),
     "debug_nans_in_grad": (_debug_nans_in_grad, "nan_gradients"),
@@ -1750,9 +1750,28 @@ class _FrozenModule:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
-def test_explain_sends_a_field_assigned_on_a_frozen_module_to_leak_through_self(lang: str) -> None:
+def test_explain_sends_a_field_assigned_on_a_frozen_module_to_the_equinox_page(lang: str) -> None:
     with pytest.raises(dataclasses.FrozenInstanceError) as info:
         jax.jit(lambda x: _FrozenModule(x).bump())(jnp.ones(2))
     explanation = jaxpurity.explain(info.value, lang=lang)
-    assert explanation.recognised and explanation.topic == "leak_through_self", str(explanation)
+    assert explanation.recognised and explanation.topic == "nnx_and_equinox_state", str(explanation)
     assert "eqx.tree_at(lambda m: m.x, model, new_x)" in str(explanation)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_explain_sends_an_nnx_object_changed_from_another_trace_to_its_page(lang: str) -> None:
+    nnx = pytest.importorskip("flax.nnx", reason="needs Flax NNX (tox.ini: state_libraries)")
+    model = nnx.Linear(2, 1, rngs=nnx.Rngs(0))
+
+    def closed_over_grad() -> object:
+        return nnx.grad(lambda m: m(jnp.ones((1, 2))).sum())(model)
+
+    def closed_over_write() -> None:
+        model.kernel[...] = model.kernel[...] * 2
+
+    for step in (closed_over_grad, closed_over_write):
+        with pytest.raises(Exception, match="different trace level") as info:
+            jax.jit(step)()
+        explanation = jaxpurity.explain(info.value, lang=lang)
+        assert explanation.topic == "nnx_and_equinox_state", (step.__name__, str(explanation))
+        assert "copy=True" in str(explanation)

@@ -57,6 +57,15 @@ SAME_WORDS_AS_A_KNOWN_ERROR = {
     "h4a-zeros-float-shape-misleading": "JAX 0.1's full() said '`full` requires shapes to be "
     "concrete. If using `jit`, try using `static_argnums`' for a float shape (jnp.zeros(1.0), "
     "jax-ml/jax#1822) as for a traced one: tuple(map(int, shape)) failed either way",
+    "keras-hub-2591-t5-nnx-trace-context": "Keras's NNX backend changed an NNX object from "
+    "another trace (fixed in Keras): NNX's 'Cannot mutate ... from a different trace level', "
+    "the words a user's closed-over model gets",
+    "jax-37251-pl-kernel-returns-ref-under-scan-grad": "a Pallas kernel made the Ref and "
+    "returned it, not the user: JAX's 'mutable array references cannot be returned', the "
+    "words a jitted function that returns a Ref gets",
+    "equinox-183-batchnorm-grad-second-call": "Equinox's old BatchNorm used host_callback's "
+    "id_tap, and JAX's 'JVP rule is implemented only for id_tap' is the words a user's own "
+    "id_tap under grad gets",
 }
 
 

@@ -59,6 +59,7 @@ def test_the_lane_runs_pages_and_tests_and_records_what_passed(tmp_path):
         "ran": 1,
         "passed": 1,
         "failed": [],
+        "skipped": {},
     }
     assert {k: run["tests"][k] for k in ("passed", "failed", "skipped")} == {
         "passed": 1,
@@ -83,6 +84,19 @@ def test_a_failing_page_is_its_rows_result_and_the_run_goes_on(tmp_path, monkeyp
     result = lane._run_page("section/bad", lambda *args: None)
     assert result["status"] == "failed" and "ValueError: the page broke" in result["error"]
     assert result["output"] == "before\n"
+
+
+def test_a_page_whose_needs_are_missing_is_skipped_with_the_reason(tmp_path, monkeypatch):
+    sys.path.insert(0, str(LANE.parent))
+    import lane
+
+    reason = "needs flax, which is not installed"
+    monkeypatch.setattr(lane, "missing", lambda topic: reason if topic == "global_config" else None)
+    [result] = lane.run_pages(tmp_path, only=["global_config"])
+    assert result == {"page": "state_and_leaks/global_config", "status": "skipped", "why": reason,
+                      "seconds": 0.0}  # fmt: skip
+    record = lane.summary(tmp_path)["pages"]
+    assert record == {"ran": 0, "passed": 0, "failed": [], "skipped": {result["page"]: reason}}
 
 
 def test_the_where_this_was_run_table_puts_the_cpu_first_then_backend_and_jax():

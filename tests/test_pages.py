@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxpurity._pages import PAGES, SECTIONS, page, script, topic_of
+from jaxpurity._pages import NEEDS, PAGES, SECTIONS, missing, page, script, topic_of
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "gallery").glob("*/*.py"))
@@ -58,3 +58,21 @@ def test_page_names_an_unknown_topic():
 def test_topic_of_refuses_a_page_in_the_wrong_section():
     with pytest.raises(KeyError, match="'tools/global_counter' is no gallery page"):
         topic_of("tools/global_counter")
+
+
+def test_what_a_page_needs_is_named_for_pages_of_the_table():
+    assert set(NEEDS) <= set(PAGES)
+    with pytest.raises(KeyError, match="no gallery page for topic 'nope'"):
+        missing("nope")
+
+
+def test_missing_says_which_need_is_not_installed(monkeypatch):
+    monkeypatch.setitem(NEEDS, "global_config", ("jaxpurity", "no_such_module_here"))
+    assert missing("global_config") == "needs no_such_module_here, which is not installed"
+    monkeypatch.setitem(NEEDS, "global_config", ("jaxpurity.no_such_name",))
+    version = __import__("jaxpurity").__version__
+    assert missing("global_config") == (
+        f"needs jaxpurity.no_such_name, which jaxpurity {version} does not have"
+    )
+    monkeypatch.setitem(NEEDS, "global_config", ("jaxpurity.explain", "pytest"))
+    assert missing("global_config") is None

@@ -1721,3 +1721,23 @@ def _moves(tracked: _Tracked, x: jax.Array) -> jax.Array:
 def test_a_librarys_record_of_the_trace_is_no_lost_mutation() -> None:
     report = jaxpurity.check_pure(_moves, _Tracked(jnp.ones(2)), jnp.ones(2))
     assert report.ok, str(report)
+
+
+def test_a_flax_objects_update_lost_under_jit_names_the_nnx_page() -> None:
+    nnx = pytest.importorskip("flax.nnx", reason="needs Flax NNX (tox.ini: state_libraries)")
+    optax = pytest.importorskip("optax")
+    model = nnx.Linear(2, 1, rngs=nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+    kernel = model.kernel[...].tolist()
+
+    @jax.jit
+    def train_step(model: Any, optimizer: Any, x: jax.Array) -> None:
+        grads = nnx.grad(lambda m: m(x).sum())(model)
+        optimizer.update(model, grads)
+
+    report = jaxpurity.check_pure(train_step, model, optimizer, jnp.ones((1, 2)))
+    paths = [p.message.split("`")[3] for p in report.problems]
+    assert sorted(paths) == ["model.bias._raw_value", "model.kernel._raw_value",
+                             "optimizer.step._raw_value"], str(report)  # fmt: skip
+    assert {p.page for p in report.problems} == {page("nnx_and_equinox_state")}
+    assert model.kernel[...].tolist() == kernel and int(optimizer.step[...]) == 0

@@ -73,6 +73,12 @@ PLACEHOLDERS: tuple[Placeholder, ...] = (
         re.compile(r"\bfield '\w+' of \w+"), "field '<name>' of <class>", "field 'total' of State"
     ),
     Placeholder(re.compile(r"\.replace\(\w+="), ".replace(<name>=", "obj.replace(total=...)"),
+    # Python's own, for a frozen dataclass (an Equinox module)
+    Placeholder(
+        re.compile(r"\bassign to field '\w+'"),
+        "assign to field '<name>'",
+        "cannot assign to field 'w'",
+    ),
     # "~int32[]" in a tracer's repr, "Ref{int32[]}" in a mutable array's
     Placeholder(
         re.compile(r"\b(?:bool|u?int\d*|float\d*|bfloat16|complex\d*|float8_\w+)\[[\d, ]*\]"),

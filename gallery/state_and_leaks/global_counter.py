@@ -250,27 +250,10 @@ else:
     print(f"{NO_NEW_REF}: pass the count in and out, as pure_step does.")
 
 # %%
-# A ``Ref`` has limits. JAX refuses to return one from a jitted function (read it with
-# ``ref[...]`` and return the array). Under :func:`jax.vmap`, one shared ``Ref`` (mapped
-# with ``in_axes=None``, or closed over) cannot take a different write from every row:
-# ``ref_step`` raises. A batched ``Ref`` works, under :func:`jax.jit` too: one per row,
-# as ``pure_step`` mapped two counters above, or one made inside the mapped function.
-
-if HAS_NEW_REF:
-    with jaxpurity.raises(ValueError, match="cannot be returned"):
-        jax.jit(lambda ref: ref)(count_ref)
-    rows = jnp.array([2.0, 3.0])
-    with jaxpurity.raises(Exception, match="unbatched array reference"):
-        jax.vmap(ref_step, in_axes=(None, 0))(count_ref, rows)
-    row_refs = jax.new_ref(jnp.array([0, 10]))
-    per_row = jax.jit(jax.vmap(ref_step))(row_refs, rows)
-    made_inside = jax.jit(jax.vmap(lambda x: ref_step(jax.new_ref(0), x)))(rows)
-    print("one Ref per row:", per_row.tolist(), row_refs[...].tolist())
-    print("a Ref made in each row:", made_inside.tolist())
-    assert per_row.tolist() == [2.0, 33.0] and row_refs[...].tolist() == [1, 11], per_row
-    assert made_inside.tolist() == [2.0, 3.0], made_inside
-else:
-    print(f"{NO_NEW_REF}: nothing to refuse, nothing to map.")
+# A ``Ref`` has rules: JAX refuses to return one from a jitted function, to
+# write one that every row of a :func:`jax.vmap` shares, and to write into one
+# a value that :func:`jax.grad` differentiates. :doc:`mutable_refs` shows
+# each rule, and the code that holds.
 
 # %%
 # With jaxpurity: Stateful
@@ -301,8 +284,8 @@ with jaxpurity.raises(TypeError, match="inside a JAX transformation"):
 # which names the global and the stale result, and finds tracers stored as ``scale``
 # stores one. On the fixes it reports a ``global-assignment`` for the counter of traces
 # in ``ref_step``, there only to show them, and warns that ``ref_step`` raises under
-# vmap: it maps the call with the ``Ref`` shared, the case refused above; and a
-# ``mode-mismatch`` for ``stepper``, which runs eagerly but refuses jit.
+# vmap: it maps the call with the ``Ref`` shared, which :doc:`mutable_refs` shows
+# refused; and a ``mode-mismatch`` for ``stepper``, which runs eagerly but refuses jit.
 
 # sphinx_gallery_start_ignore
 # The fixes of this page, and where each must hold: tests/test_fixes_hold.py runs them.

@@ -294,7 +294,7 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
     ProblemTemplate(
         "hidden-ref-written",
         "container-mutation",
-        "global_counter",
+        "mutable_refs",
         "`{name}` writes {label}, a Ref (jax.new_ref) it does not take as an argument: each "
         "call changes state outside its arguments, eagerly and under jit alike, so its result "
         "and the caller's state depend on how often it has run, and under vmap a Ref that is "
@@ -305,7 +305,7 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
     ProblemTemplate(
         "hidden-ref",
         "hidden-state",
-        "global_counter",
+        "mutable_refs",
         "`{name}` reads {label}, a Ref (jax.new_ref) it does not take as an argument: its "
         "result depends on state outside its arguments, which its own calls or other code "
         "change, and under vmap a Ref that is not batched refuses per-row writes. Pass the "
@@ -397,6 +397,18 @@ TEMPLATES: tuple[ProblemTemplate, ...] = (
     # An argument the eager run changes and the jit run does not: a dict's entry, an attribute.
     ProblemTemplate("lost-mutation", "lost-mutation", "global_counter", _LOST),
     ProblemTemplate("lost-attribute-mutation", "lost-mutation", "leak_through_self", _LOST),
+    # The same, in an object of a library whose objects are pytrees that change in place.
+    ProblemTemplate(
+        "lost-module-mutation",
+        "lost-mutation",
+        "nnx_and_equinox_state",
+        "`{name}` changes `{path}` (of {root}, a {library} object) when it runs eagerly "
+        "({before} -> {after}), but under jax.jit it does not: jit flattens the object into its "
+        "arrays and hands the function a copy built from them, so what the function writes "
+        "lands on the copy. Use the library's own jit (nnx.jit), which writes the new state "
+        "back into the caller's objects; or split them (nnx.split), jit a function that merges "
+        "them and returns their new state (nnx.state), and nnx.update the objects with it.",
+    ),
     ProblemTemplate(
         "dropped-callback",
         "dropped-callback",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -177,15 +178,27 @@ def _changes_of_the_users_call(session: Session) -> list[Change]:
         session.inputs.restore()
 
 
+#: The libraries whose objects are pytrees that their methods change in place (Flax NNX's
+#: modules and optimizers): a change lost under jax.jit has the library's own fix.
+MODULE_LIBRARIES = ("flax",)
+
+
 def _lost_mutations(call: BoundCall, eager: list[Change], jitted: list[Change]) -> list[Any]:
     """The changes to an argument that the eager run makes and jit's run does not."""
     changed_by_jit = {(c.root, c.path) for c in jitted}
     property_caches = _cached_properties(call)
     lost = []
+    arguments = dict(call.named)
     for c in eager:
         if (c.root, c.path) not in changed_by_jit and c.path not in property_caches:
-            kind = "lost-attribute-mutation" if "." in c.path else "lost-mutation"
             fields = {"root": c.root, "path": c.path, "before": c.before, "after": c.after}
+            argument = arguments.get(re.split(r"[.\[]", c.path, maxsplit=1)[0], None)
+            library = type(argument).__module__.partition(".")[0]
+            if library in MODULE_LIBRARIES:
+                template = "lost-module-mutation"
+                lost.append(problem(template, name=call.name, library=library, **fields))
+                continue
+            kind = "lost-attribute-mutation" if "." in c.path else "lost-mutation"
             lost.append(problem(kind, name=call.name, **fields))
     return lost
 

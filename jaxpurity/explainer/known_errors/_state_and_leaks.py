@@ -186,9 +186,13 @@ _FLAX_MIXED = Wording(
     "Jax transforms and Flax models cannot be mixed", "Flax: pasted in google/flax#2887 (2023)"
 )
 _NNX_TRACE_LEVEL = Wording(
-    r"Cannot (?:mutate|call|update) \w+ from a different trace level",
-    "Flax NNX: pasted in google/flax#3997 and #4151 (2024)",
+    r"Cannot (?:mutate|call|update) '?\w+'? from (?:a )?different trace level",
+    "Flax NNX: pasted in google/flax#3997 and #4151 (2024); live on Flax 0.12.8 and 0.12.12",
     regex=True,
+)
+_NNX_GRAPH_NODE = Wording(
+    "Cannot extract graph node from different trace level",
+    "Flax NNX 0.12.8 and 0.12.12, live: nnx.grad of a model closed over by jax.jit",
 )
 
 
@@ -318,12 +322,13 @@ LEAK_CHECKER: tuple[KnownError, ...] = (
     ),
 )
 
-#: Module state across a transform in Flax.
+#: Module state across a transform in Flax: a Linen module bound outside it, and an NNX object
+#: changed or read from inside a trace that is not its own.
 FLAX_MODULE_STATE: tuple[KnownError, ...] = (
     KnownError(
-        errors=("JaxTransformError", "TraceContextError"),
+        errors=("JaxTransformError",),
         topic="leak_through_self",
-        wordings=(_FLAX_MIXED, _NNX_TRACE_LEVEL),
+        wordings=(_FLAX_MIXED,),
         scenario="A Flax module (or an NNX object) was used across a raw JAX transform: "
         "jax.jit, jax.vmap or lax.scan around a bound module or its state.",
         cause="Flax objects hold state that belongs to one trace level; touching or "
@@ -331,6 +336,19 @@ FLAX_MODULE_STATE: tuple[KnownError, ...] = (
         "refuses.",
         fix="Use Flax's lifted transforms (nn.jit, nn.vmap, nn.scan; nnx.jit, nnx.scan) or "
         "call the pure apply function (model.apply(variables, x)) inside the JAX transform.",
+    ),
+    KnownError(
+        errors=("TraceContextError", "ValueError"),
+        topic="nnx_and_equinox_state",
+        wordings=(_NNX_TRACE_LEVEL, _NNX_GRAPH_NODE),
+        scenario="A Flax NNX object (a model, an optimizer, an Rngs) made outside a JAX "
+        "transform was changed or differentiated inside it: closed over by a jax.jit or "
+        "nnx.jit function, or used in a lax.scan body or under jax.grad.",
+        cause="An NNX object belongs to the trace it was made in. A change from inside another "
+        "trace would store tracers in it, so NNX refuses it.",
+        fix="Pass the objects to nnx.jit (or nnx.grad, nnx.scan) as arguments, not by closure; "
+        "or nnx.split them outside, nnx.merge(graphdef, state, copy=True) inside the jax "
+        "transform, return nnx.state of the result, and nnx.update the objects with it.",
     ),
 )
 
@@ -344,7 +362,7 @@ _FROZEN_FIELD = Wording(
 FROZEN_FIELDS: tuple[KnownError, ...] = (
     KnownError(
         errors=("FrozenInstanceError",),
-        topic="leak_through_self",
+        topic="nnx_and_equinox_state",
         wordings=(_FROZEN_FIELD,),
         scenario="A method assigned to a field of its own object (self.x = ...), and the "
         "object is a frozen dataclass: an Equinox module is one.",
@@ -392,7 +410,7 @@ SELF_TRACED_BY_JIT: tuple[KnownError, ...] = (
 MUTABLE_ARRAY_REFERENCES: tuple[KnownError, ...] = (
     KnownError(
         errors=("Exception", "ValueError"),
-        topic="global_counter",
+        topic="mutable_refs",
         wordings=(
             Wording(
                 r"performing a (?:set|swap|set/swap) operation with vmapped value on an "
@@ -412,7 +430,7 @@ MUTABLE_ARRAY_REFERENCES: tuple[KnownError, ...] = (
     ),
     KnownError(
         errors=("ValueError",),
-        topic="global_counter",
+        topic="mutable_refs",
         wordings=(
             Wording(
                 "returned a mutable array reference",

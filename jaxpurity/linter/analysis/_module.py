@@ -224,6 +224,11 @@ class ModuleAnalysis:
         (:meth:`~jaxpurity.linter.analysis._references.References.holds_reference`)."""
         return self.references.holds_reference(node, scope)
 
+    def hijax_by_default(self, scope: Func) -> bool:
+        """Whether every NNX ``Variable`` is a mutable reference where ``scope`` runs
+        (:meth:`~jaxpurity.linter.analysis._references.References.hijax_by_default`)."""
+        return self.references.hijax_by_default(scope)
+
     def array_names(self, scope: Func) -> set[str]:
         """The names that ``scope`` binds only to JAX arrays
         (:meth:`~jaxpurity.linter.analysis._array_values.ArrayValues.array_names`)."""

@@ -69,9 +69,29 @@ class References:
         return self._references_of[key]
 
     def _makes_reference(self, call: ast.Call) -> bool:
-        return self.names.qualified(call.func) in REFERENCE_MAKERS or any(
-            k.arg == "hijax" and isinstance(k.value, ast.Constant) and k.value.value is True
-            for k in call.keywords
+        return self.names.qualified(call.func) in REFERENCE_MAKERS or _hijax(call)
+
+    def hijax_by_default(self, scope: Func) -> bool:
+        """Whether ``scope`` runs where Flax NNX makes every ``Variable`` a mutable reference:
+        ``nnx.var_defaults(hijax=True)`` called in the module's own code, or decorating
+        ``scope`` or a function it is defined in. An NNX object's in-place changes then
+        reach the caller under plain ``jax.jit``."""
+        func: Func | None = scope
+        while func is not None:
+            if func.parent is None:  # the module: its statements
+                calls = [s.value for s in func.node.body if isinstance(s, ast.Expr)]  # type: ignore[attr-defined]
+            else:
+                calls = list(getattr(func.node, "decorator_list", []))
+            if any(self._sets_hijax(call) for call in calls):
+                return True
+            func = func.parent
+        return False
+
+    def _sets_hijax(self, node: ast.expr) -> bool:
+        return (
+            isinstance(node, ast.Call)
+            and self.names.qualified(node.func) == "flax.nnx.var_defaults"
+            and _hijax(node)
         )
 
     def holds_reference(self, node: ast.expr, scope: Func) -> bool:
@@ -147,3 +167,11 @@ class References:
                             given.setdefault(id(callee), set()).add(param)
             self._given_references = given
         return self._given_references
+
+
+def _hijax(call: ast.Call) -> bool:
+    """Whether ``call`` is given ``hijax=True``."""
+    return any(
+        k.arg == "hijax" and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in call.keywords
+    )

@@ -4,7 +4,7 @@ Each module holds the :class:`~jaxpurity.linter._family.Rule` entries of its
 codes (data: message, page, what it cannot see) and the checks that find them,
 registered on its :class:`~jaxpurity.linter._family.Family`:
 
-- :mod:`~jaxpurity.linter.rules.state` (JP101-JP106, JP108, JP109): globals, outer
+- :mod:`~jaxpurity.linter.rules.state` (JP101-JP106, JP108, JP109, JP112): globals, outer
   containers, ``self``, caches and arguments changed while JAX traces;
 - :mod:`~jaxpurity.linter.rules.settings` (JP107, JP110, JP111): values read once,
   while tracing: a mutable default, the clock, a setting changed later;

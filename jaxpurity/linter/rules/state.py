@@ -6,7 +6,8 @@ assigns to a global (JP101), stores in a container that outlives the call
 (JP102, JP103, JP104) or sets on ``self`` (JP105) is assigned once, not on
 every call, and holds tracers; ``functools.lru_cache`` keeps the arrays of the
 first call, tracers too (JP106). What it stores into an argument's container is
-lost: the transformation passed a rebuilt copy (JP108). A tracer given to a static
+lost: the transformation passed a rebuilt copy (JP108), and so is what a method of the
+argument called for its effect changes (JP112). A tracer given to a static
 field of a pytree is part of its structure, and leaks out with it (JP109). A
 container that the traced function makes itself (``env = {}``) is made anew on
 every trace, and what a helper stores in it does not outlive the trace; a global
@@ -144,6 +145,23 @@ FAMILY = Family(
         "mutable reference (`jax.new_ref`, an NNX `Variable(..., hijax=True)`, an argument "
         "annotated `jax.Ref` or written whole, `ref[...] = x`), whose write reaches the "
         "caller.",
+    ),
+    Rule(
+        "JP112",
+        "dropped-method-effect",
+        "A method of an argument called for its effect in a function a transformation traces",
+        "`{call}` is called for its effect on `{name}`, an argument, in a function JAX "
+        "transforms ({how}): the transformation passes it a rebuilt copy (a Flax NNX model or "
+        "optimizer is a pytree too), so the change never reaches the caller's `{name}`; use "
+        "the library's own transformation (nnx.jit), or return the object and use it",
+        "nnx_and_equinox_state",
+        "It reports a method call on a parameter whose result is not used "
+        "(`optimizer.update(model, grads)` as a statement), in a function a transformation is "
+        "applied to directly (not Flax NNX's, which carry such changes), when the function "
+        "neither returns that parameter nor binds its name again; not on a mutable reference, "
+        "nor where nnx.var_defaults(hijax=True) makes NNX's variables references. "
+        "The list and dict methods that store are JP108's. A helper called from traced code "
+        "gets the caller's own object, and is not reported.",
     ),
 )
 
@@ -293,9 +311,29 @@ def _own_init(cls: ast.ClassDef) -> bool:
 
 @FAMILY.on_call
 def _store_call(fn: TracedFunction, node: ast.Call, name: str) -> None:
-    if isinstance(node.func, ast.Attribute) and node.func.attr in _STORES:
+    if not isinstance(node.func, ast.Attribute):
+        return
+    receiver = node.func.value
+    method = node.func.attr
+    if (
+        isinstance(receiver, ast.Name)
+        and method not in _CONTAINER_STORES
+        and _result_dropped(fn.func, node)
+        and not fn.module.analysis.holds_reference(receiver, fn.func)
+        and not fn.module.analysis.hijax_by_default(fn.func)
+        and _lost_change(fn.func, receiver.id)
+    ):
+        call = f"{receiver.id}.{method}(...)"
+        fn.hit(node, "JP112", once=receiver.id, call=call, name=receiver.id)
+        return
+    if method in _STORES:
         arguments = [*node.args, *(k.value for k in node.keywords)]
-        _store(fn, node, node.func.value, arguments, item=False)
+        _store(fn, node, receiver, arguments, item=False)
+
+
+def _result_dropped(func: Func, call: ast.Call) -> bool:
+    """Whether ``call`` is a statement of its own, its result unused."""
+    return any(statement.value is call for statement in func.of(ast.Expr))
 
 
 def _local_of_the_trace(fn: TracedFunction, name: str) -> bool:
