@@ -23,7 +23,7 @@ from error_index import headline, oldest_record, pair_versions
 
 import jaxpurity
 from jaxpurity._capture import read_caught
-from jaxpurity._pages import page
+from jaxpurity._pages import NEEDS, page, topic_of
 
 CAPTURED = Path(__file__).resolve().parents[2] / "docs" / "examples" / "_captured"
 
@@ -111,7 +111,9 @@ BOTH = [(new, old) for new, old in PAIRED if _explain(new).recognised]
 
 
 def test_every_gallery_page_was_recorded_on_both_jax_versions():
-    assert {e["page"] for e in ERRORS} == {e["page"] for e in OLDEST}
+    # A page that needs more than the oldest JAX has (jax.new_ref, Flax) is not run there.
+    newest = {e["page"] for e in ERRORS}
+    assert newest - {p for p in newest if topic_of(p) in NEEDS} == {e["page"] for e in OLDEST}
     assert len(PAIRED) >= 40, f"only {len(PAIRED)} of {len(ERRORS)} errors paired"
     assert len(BOTH) >= 40, f"explain knows only {len(BOTH)} of the {len(PAIRED)} paired"
 

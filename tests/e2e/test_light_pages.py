@@ -21,7 +21,9 @@ if os.environ.get("JAXPURITY_E2E") != "1":
 
 from _site import SITE, page_weight
 
-API_PAGE_LIMIT = 400_000  # bytes: HTML, scripts, stylesheets and images
+# bytes: HTML, scripts, stylesheets and images (the Chinese edition's, with 30 pages' "used on"
+# links: 400,592 on 2026-12-06)
+API_PAGE_LIMIT = 420_000
 PAGES = sorted(p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html"))
 EDITIONS = ("", "zh_CN/")
 ICON = re.compile(r'<link rel="(?:shortcut )?icon" href="(?P<href>[^"]+)"')
