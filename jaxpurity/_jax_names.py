@@ -22,6 +22,7 @@ __all__ = [
     "REMAT_PRIMITIVES",
     "SHARD_MAP",
     "STATIC_ARGUMENT_HOLDERS",
+    "STRUCTURE_HOLDERS",
     "TRACED_FOR_API",
     "TRACER_TRANSFORMATIONS",
     "trace_names",
@@ -98,6 +99,10 @@ GRAD_VMAP = frozenset({"grad", "jvp/grad", "vmap"})
 #: of ``custom_jvp``/``custom_vjp``), ``jax._src.util.Unhashable`` on 0.4.35 and 0.12.0.1: a
 #: tracer held by one is an array passed in such a position.
 STATIC_ARGUMENT_HOLDERS = frozenset({"Unhashable"})
+#: The class of a pytree's structure (``jax.tree_util.PyTreeDef``), which holds what is not a
+#: leaf: a tracer held by one was stored where a pytree keeps static data (a plain attribute
+#: of a Flax NNX module, a static field), and JAX's caches keep the structure.
+STRUCTURE_HOLDERS = frozenset({"PyTreeDef"})
 #: The transformations that run one function on every device.
 SHARD_MAP = frozenset({"shard_map", "pmap"})
 

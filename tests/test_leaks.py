@@ -598,3 +598,23 @@ def test_find_leaks_finds_the_leak_and_leaves_the_collector_as_it_was(
     # tracer, and the leak is found without its place.
     named = "a place jaxpurity could not name" if frozen_by_the_caller else "global `saved`"
     assert [leak.where.split(" (")[0] for leak in found] == [named]
+
+
+
+def test_a_tracer_kept_in_an_nnx_modules_plain_attribute_is_named_as_such() -> None:
+    nnx = pytest.importorskip("flax.nnx", reason="needs Flax NNX (tox.ini: state_libraries)")
+
+    class Accumulate(nnx.Module):  # flax#4695's "works, then fails later"
+        def __init__(self) -> None:
+            self.total = 0.0  # no nnx.Variable: static data of the module's structure
+
+        def __call__(self, x: jax.Array) -> jax.Array:
+            self.total = self.total + x.sum()
+            return x
+
+    accumulate = Accumulate()
+    leaks = jaxpurity.find_leaks(nnx.jit(lambda m, x: m(x)), accumulate, jnp.ones(2))
+    assert [leak.where.split(":")[0] for leak in leaks] == [
+        "the structure of a pytree, where it keeps what is not a leaf"
+    ], leaks
+    assert accumulate.total == 0.0  # the caller's module as it was

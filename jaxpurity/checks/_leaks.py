@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ParamSpec
 
 from jaxpurity._jax_compat import transformation_of
-from jaxpurity._jax_names import STATIC_ARGUMENT_HOLDERS
+from jaxpurity._jax_names import STATIC_ARGUMENT_HOLDERS, STRUCTURE_HOLDERS
 from jaxpurity._leaftypes import describe_leaf
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._guard import ONE_CHECK_AT_A_TIME, require_plain_python
@@ -93,6 +93,14 @@ NONDIFF_ARGUMENT = (
     "arguments and ignore their tangents"
 )
 
+#: Where a tracer is stored that a pytree keeps as static data, part of its structure.
+PYTREE_STRUCTURE = (
+    "the structure of a pytree, where it keeps what is not a leaf: a plain attribute of an "
+    "object that is a pytree (a Flax NNX module's attribute that is no nnx.Variable, a static "
+    "field), set to a traced value. JAX keeps the structure in its caches, and the next call "
+    "raises UnexpectedTracerError: keep arrays in leaves (an nnx.Variable), or return them"
+)
+
 
 def _leak(function: str, tracer: Any, place: Place, locator: Locator) -> Leak:
     origin = transformation_of(tracer)
@@ -101,9 +109,13 @@ def _leak(function: str, tracer: Any, place: Place, locator: Locator) -> Leak:
     except TypeError:
         kind = type(tracer).__name__
     # The path names each object it passes through by its class: "(an `Unhashable` object)"
-    held = any(f"`{holder}` object" in place.where for holder in STATIC_ARGUMENT_HOLDERS)
+    where = place.where
+    if any(f"`{holder}` object" in where for holder in STATIC_ARGUMENT_HOLDERS):
+        where = NONDIFF_ARGUMENT
+    elif any(f"`{holder}` object" in where for holder in STRUCTURE_HOLDERS):
+        where = f"{PYTREE_STRUCTURE} (found in {where})"
     return Leak(
-        where=NONDIFF_ARGUMENT if held else place.where,
+        where=where,
         function=function,
         tracer=f"{kind} tracer (from {origin})",
         line=store_line(locator.codes, locator.methods, place.names),
