@@ -600,7 +600,6 @@ def test_find_leaks_finds_the_leak_and_leaves_the_collector_as_it_was(
     assert [leak.where.split(" (")[0] for leak in found] == [named]
 
 
-
 def test_a_tracer_kept_in_an_nnx_modules_plain_attribute_is_named_as_such() -> None:
     nnx = pytest.importorskip("flax.nnx", reason="needs Flax NNX (tox.ini: state_libraries)")
 
