@@ -60,6 +60,7 @@ extensions = [
     "page_order",
     "ran_on",
     "search_ranking",
+    "search_weights",
     "searched_for",
     "thumbnails",
     "unchanged_rebuild",

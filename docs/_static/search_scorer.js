@@ -2,7 +2,7 @@
  * The site search's scorer: html_search_scorer, which docs/sphinxext/search_ranking.py sets.
  *
  * Sphinx scores a result by where the query's words occur (title 15, text 5) and lists ties
- * alphabetically. This scorer adds two things, read from Sphinx's own search index:
+ * alphabetically. This scorer adds these, read from Sphinx's own search index:
  *
  * - Phrases. The place an index entry points at (a page, or an anchor in it), when the entry
  *   begins with the query's words (two words or more, or the whole entry), gets 50, plus up to
@@ -19,7 +19,10 @@
  *   Scorer.title: a gallery page's title says the symptom in a reader's words, so "global
  *   counter" finds "My global counter only moves when jit retraces" before a page that has
  *   those words in a section title or its text.
- *
+ * - Words. Sphinx lists only the pages that hold every word of a query, and ranks a page that
+ *   mentions a word once with the page about it. Here every page that holds any word is listed,
+ *   ranked by BM25 on how often it holds each (search_weights.py counts them at build time, in
+ *   _static/searchweights.js), a word of a section title counting more.
  * - Directories. A page whose body is mostly pointers to other pages (the landing page, the section
  *   indexes, the API page, the error index: window.JAXPURITY_DIRECTORIES, which
  *   search_ranking.py gives the search page) loses DIRECTORY, so that it comes after every other
@@ -28,11 +31,6 @@
  *
  * Result snippets leave out a signature's private parameters (`_split_transpose=False`): the API
  * page shows them, and a reader cannot use them.
- *
- * It also leaves out of a query the words that no page holds, where others are left, so that
- * one unknown word (a library's name) does not empty the results; and where fewer than three
- * pages hold all the words left, it lists every page that holds any, by how much of the query
- * it holds (each word weighted by how few pages hold it).
  *
  * Sphinx puts this file into language_data.js, which loads after searchtools.js (basic and furo
  * themes alike): Scorer holds its defaults here, and Search, Stemmer, splitQuery and stopwords
@@ -94,80 +92,111 @@
     return cached;
   };
 
-  // The pages that hold a word as Sphinx's search finds it: the word itself, or for a word of
-  // three letters or more, an indexed word that holds it; in the text or in a title.
-  const filesOf = (index, word) => {
-    const found = new Set();
+  // How a page is ranked on the words of a query: BM25 (Robertson and Zaragoza, "The
+  // Probabilistic Relevance Framework: BM25 and Beyond", 2009) over every page that holds any
+  // word, on how often each page holds each word (window.JAXPURITY_WEIGHTS, written by
+  // search_weights.py). Sphinx's own search lists only the pages that hold every word, and
+  // ranks a page that mentions a word once with the page about it: a question in a user's
+  // words ("grad of fori_loop leads to cryptic error message") has a word that the page which
+  // answers it lacks, and its other words are on most pages.
+  const K1 = 2; // how soon more of one word stops counting
+  const B = 0.75; // how much a long page's counts are discounted
+  const TEXT = 30; // a page that holds every word as often as counts, in Sphinx's units
+  const IN_HEADING = 4; // a word of a section title counts as this many more on its page
+  const PARTIAL = 0.5; // an indexed word that holds a query's word ("argnums" for "argnum")
+
+  let counted = { index: null };
+  const counts = () => {
+    const index = Search._index;
+    if (counted.index === index) return counted;
+    const table = window.JAXPURITY_WEIGHTS;
+    const byTerm = new Map();
+    for (const [term, pairs] of Object.entries(table.terms)) {
+      const files = new Map();
+      for (let i = 0; i < pairs.length; i += 2) files.set(pairs[i], pairs[i + 1]);
+      byTerm.set(term, files);
+    }
+    const length = table.length;
+    const average = length.reduce((a, b) => a + b, 0) / (length.length || 1);
+    // How many of each file's titles (its own and its sections') hold each term.
+    const headingTerms = index.docnames.map(() => new Map());
+    for (const [title, places] of Object.entries(index.alltitles)) {
+      const terms = new Set(stems(title));
+      for (const [file] of places) {
+        const held = headingTerms[file];
+        for (const term of terms) held.set(term, (held.get(term) || 0) + 1);
+      }
+    }
+    counted = { index, byTerm, length, average, headingTerms };
+    return counted;
+  };
+
+  // The indexed words a query's word finds, as Sphinx's search finds them: the word itself,
+  // or, where no page holds it and it has three letters or more, the indexed words that hold
+  // it; in the text and in titles. Each with its weight: 1, or PARTIAL.
+  const found = (index, word) => {
+    const terms = new Map();
     for (const table of [index.terms, index.titleterms]) {
-      for (const [w, files] of Object.entries(table)) {
-        if (w === word || (word.length > 2 && w.includes(word))) {
-          (Array.isArray(files) ? files : [files]).forEach((f) => found.add(f));
+      if (Object.hasOwn(table, word)) terms.set(word, 1);
+      else if (word.length > 2) {
+        for (const term of Object.keys(table)) {
+          if (term.includes(word)) terms.set(term, PARTIAL);
         }
       }
     }
-    return found;
+    return terms;
   };
 
-  // A query word that no page holds (a project's name, "Sinkhorn", "arctan2") would leave the
-  // query without any result, since a page must hold every word: leave such words out, as long
-  // as one word of the query is left. A query that finds anything as typed is searched as typed.
-  const parseQuery = Search._parseQuery;
-  Search._parseQuery = (query) => {
-    const parsed = parseQuery(query);
-    const [, searchTerms] = parsed;
-    const index = Search._index;
-    if (!index) return parsed;
-    const kept = [...searchTerms].filter((word) => filesOf(index, word).size > 0);
-    if (kept.length && kept.length < searchTerms.size) {
-      searchTerms.clear();
-      for (const word of kept) searchTerms.add(word);
+  // How often each file holds a query's word: its count, or 1 where the index lists the file
+  // and the table leaves it out (a word the page holds once).
+  const frequencies = (index, word) => {
+    const { byTerm, headingTerms } = counts();
+    const tf = new Map();
+    for (const [term, weight] of found(index, word)) {
+      for (const table of [index.terms, index.titleterms]) {
+        if (!Object.hasOwn(table, term)) continue;
+        const files = Array.isArray(table[term]) ? table[term] : [table[term]];
+        for (const file of files) {
+          const count =
+            (byTerm.get(term)?.get(file) || 1) + (headingTerms[file].get(term) || 0) * IN_HEADING;
+          tf.set(file, (tf.get(file) || 0) + weight * count);
+        }
+      }
     }
-    return parsed;
+    return tf;
   };
 
-  // Sphinx lists only the pages that hold every word of the query. A question in a user's
-  // words ("tracking function compilation") often has a word that only pages about something
-  // else hold, and then finds those, or nothing. Where fewer than FEW pages hold every word,
-  // every page that holds any is listed, by how much of the query it holds, each word weighted
-  // by how rare it is among the pages (a word every page holds, "jax", counts little): the
-  // pages that hold every word still come first among pages alike otherwise, and a page's
-  // title (Scorer.score) decides among the rest.
-  const FEW = 3;
-  const COVERED = 10; // the score of a page that holds every word, in Sphinx's units
   const performTermsSearch = Search.performTermsSearch;
   Search.performTermsSearch = (searchTerms, excludedTerms) => {
-    const results = performTermsSearch(searchTerms, excludedTerms);
-    if (results.length >= FEW || searchTerms.size < 2) return results;
-    return anyTermsSearch(searchTerms, excludedTerms);
-  };
-  const anyTermsSearch = (searchTerms, excludedTerms) => {
+    if (!window.JAXPURITY_WEIGHTS) return performTermsSearch(searchTerms, excludedTerms);
     const index = Search._index;
+    const { length, average } = counts();
     const pages = index.docnames.length;
-    const weights = new Map();
-    const held = new Map();
-    for (const word of searchTerms) {
-      held.set(word, filesOf(index, word));
-      weights.set(word, Math.log((pages + 1) / (held.get(word).size + 0.5)));
-    }
-    const total = [...weights.values()].reduce((a, b) => a + b, 0) || 1;
-    const excluded = new Set([...excludedTerms].flatMap((w) => [...filesOf(index, w)]));
+    const excluded = new Set();
+    for (const word of excludedTerms) frequencies(index, word).forEach((_, f) => excluded.add(f));
     const scores = new Map();
-    for (const [word, files] of held) {
-      for (const file of files) {
-        if (!excluded.has(file)) {
-          scores.set(file, (scores.get(file) || 0) + (COVERED * weights.get(word)) / total);
-        }
+    let best = 0;
+    for (const word of searchTerms) {
+      const tf = frequencies(index, word);
+      if (!tf.size) continue;
+      const idf = Math.log(1 + (pages - tf.size + 0.5) / (tf.size + 0.5));
+      best += idf * (K1 + 1);
+      for (const [file, n] of tf) {
+        const norm = K1 * (1 - B + (B * (length[file] || average)) / average);
+        scores.set(file, (scores.get(file) || 0) + (idf * n * (K1 + 1)) / (n + norm));
       }
     }
-    return [...scores].map(([file, score]) => [
-      index.docnames[file],
-      index.titles[file],
-      "",
-      null,
-      score,
-      index.filenames[file],
-      SearchResultKind.text,
-    ]);
+    return [...scores]
+      .filter(([file]) => !excluded.has(file))
+      .map(([file, score]) => [
+        index.docnames[file],
+        index.titles[file],
+        "",
+        null,
+        (TEXT * score) / best,
+        index.filenames[file],
+        SearchResultKind.text,
+      ]);
   };
 
   Scorer.score = (result) => {

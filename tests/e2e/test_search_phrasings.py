@@ -24,10 +24,10 @@ from jaxpurity._pages import page as page_of
 
 TABLE = ROOT / "tests" / "data" / "search_phrasings.json"
 PHRASINGS = json.loads(TABLE.read_text(encoding="utf-8"))["phrasings"]
-# Phrasings the site's phrases were not written from, and how many put their page first when
-# they were collected (with search_scorer.js leaving out the words no page holds): a floor.
+# Phrasings the site's phrases were not written from, and how many put their page first as
+# last measured (5 when they were collected; 8 once the search ranked by BM25): a floor.
 HELDOUT = json.loads(TABLE.read_text(encoding="utf-8"))["heldout"]
-HELDOUT_FIRST = 5
+HELDOUT_FIRST = 8
 
 
 def test_the_table_holds_25_sourced_phrasings_mostly_new():
@@ -112,8 +112,8 @@ def test_phrasings_held_out_put_their_page_first_as_often_as_measured(page, base
 # the next change. Where each puts its page is shown in the summary; the floor is how many
 # put it first, as last measured.
 QUESTION_FLOORS = {
-    "search_questions_dev.json": 5,
-    "search_questions_heldout.json": 6,
+    "search_questions_dev.json": 8,
+    "search_questions_heldout.json": 7,
     "search_questions_heldout_2.json": 6,
 }
 
