@@ -32,6 +32,8 @@ import pytest
 from jax import lax
 
 import jaxpurity
+from jaxpurity._introspect import own_attributes
+from jaxpurity._leaftypes import is_tracer
 from jaxpurity._trees import JAX_DEPTH
 
 KEY = jax.random.key(0)
@@ -1014,6 +1016,24 @@ def test_an_object_whose_attributes_raise_is_no_crash(hostile, api, monkeypatch)
     wrapper = functools.wraps(_ident)(lambda x: x)
     wrapper.__wrapped__ = wrapper  # a wrapper loop: inspect.unwrap raises
     check(wrapper, jnp.ones(2))
+
+
+def _stores_on_a_hostile_global(x: jax.Array) -> jax.Array:
+    _HOSTILE_GLOBAL.seen = x.sum()  # object.__setattr__: no attribute is read
+    return x * 2
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("api", ["check_pure", "find_leaks"])
+def test_a_tracer_stored_on_an_object_whose_attribute_reads_raise_is_found_and_taken_back(
+    api, monkeypatch
+):
+    hostile = _RaisingGetattribute()
+    monkeypatch.setitem(globals(), "_HOSTILE_GLOBAL", hostile)
+    report = getattr(jaxpurity, api)(_stores_on_a_hostile_global, jnp.ones(2))
+    text = str(report)
+    assert "global `_HOSTILE_GLOBAL`" in text and "attribute `seen`" in text, text
+    assert not any(is_tracer(v) for v in own_attributes(hostile).values())
 
 
 @pytest.mark.timeout(60)

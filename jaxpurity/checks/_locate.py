@@ -16,7 +16,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from jaxpurity._introspect import is_user_code, qualname
+from jaxpurity._introspect import is_user_code, own_attributes, qualname, slot_names
 from jaxpurity._leaftypes import is_tracer
 from jaxpurity._naming import CONTAINERS, is_lru_cache, kind_of
 from jaxpurity.checks._call import BoundCall
@@ -94,7 +94,7 @@ def _root_kind(child: Any) -> str:
 def _step_kind(child: Any) -> str:
     """What a step reaches, when it is an object whose attributes come next."""
     plain = (*CONTAINERS, types.CellType, types.FrameType, types.TracebackType, types.FunctionType)
-    return "" if is_tracer(child) or isinstance(child, plain) else f" ({kind_of(child)})"
+    return "" if is_tracer(child) or issubclass(type(child), plain) else f" ({kind_of(child)})"
 
 
 def _collapse(steps: list[Step]) -> list[Step]:
@@ -201,8 +201,12 @@ class Locator:
         return {**weak, **done}
 
     def hops(self, parent: Any, child: Any) -> list[Root | tuple[Any, Step]]:
-        """How ``parent`` holds ``child``: as a named root, or as a step up to ``parent``."""
-        if isinstance(parent, dict):
+        """How ``parent`` holds ``child``: as a named root, or as a step up to ``parent``.
+
+        By type, not isinstance, which reads ``__class__``: a hostile object's may raise.
+        """
+        kind = type(parent)
+        if issubclass(kind, dict):
             keys = [k for k, v in list(parent.items()) if v is child]
             if id(parent) in self.modules:
                 module = self.modules[id(parent)]
@@ -211,31 +215,31 @@ class Locator:
                     Root("global", f"global `{k}`{of}{_root_kind(child)}", str(k)) for k in keys
                 ]
             return [(parent, Step(f"key {k!r}{_step_kind(child)}", None, k)) for k in keys]
-        if isinstance(parent, (list, tuple)):
+        if issubclass(kind, (list, tuple)):
             return [
                 (parent, Step(f"item {i}{_step_kind(child)}"))
                 for i, v in enumerate(list(parent))
                 if v is child
             ]
-        if isinstance(parent, (set, frozenset)):
+        if issubclass(kind, (set, frozenset)):
             return [(parent, Step(f"an element of the set{_step_kind(child)}"))]
-        if isinstance(parent, types.CellType):
+        if issubclass(kind, types.CellType):
             return self.cell_hops(parent, child)
-        if isinstance(parent, types.FrameType):
+        if issubclass(kind, types.FrameType):
             name = parent.f_code.co_name
             return [
                 (parent, Step(f"local variable `{k}` of a finished call of `{name}`"))
                 for k, v in list(parent.f_locals.items())
                 if v is child
             ]
-        if isinstance(parent, types.TracebackType):
+        if issubclass(kind, types.TracebackType):
             return [(parent, Step(""))]  # the frame below names the call
-        if isinstance(parent, BaseException):
+        if issubclass(kind, BaseException):
             what = "its traceback" if child is parent.__traceback__ else "its arguments"
             return [(parent, Step(what))]
-        if isinstance(parent, type):
+        if issubclass(kind, type):
             # A class keeps its attributes in a dict of its own (vars() gives a proxy of it).
-            return [(parent, Step("__dict__"))] if isinstance(child, dict) else []
+            return [(parent, Step("__dict__"))] if issubclass(type(child), dict) else []
         if is_lru_cache(parent):
             return [(parent, Step("one of its cached results"))]
         attrs = _attributes_holding(parent, child)
@@ -280,16 +284,12 @@ class Locator:
 
 def _attributes_holding(obj: Any, child: Any) -> list[str]:
     """The attributes of ``obj`` whose value is ``child`` (``["__dict__"]`` for its dict)."""
-    try:
-        namespace = vars(obj)
-    except Exception:  # noqa: BLE001 - none (TypeError), or a hostile __dict__ that raises
-        namespace = {}
+    namespace = own_attributes(obj)  # no code of obj's class run
     if namespace is child:
         return ["__dict__"]
     names = [k for k, v in list(namespace.items()) if v is child]
-    for klass in type(obj).__mro__:
-        for slot in vars(klass).get("__slots__", ()):
-            with contextlib.suppress(Exception):  # a slot whose descriptor raises
-                if isinstance(slot, str) and getattr(obj, slot, None) is child:
-                    names.append(slot)
+    for slot in slot_names(type(obj)):
+        with contextlib.suppress(Exception):  # an empty slot
+            if object.__getattribute__(obj, slot) is child:
+                names.append(slot)
     return names

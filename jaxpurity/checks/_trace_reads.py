@@ -68,7 +68,7 @@ def _is_data(value: Any) -> bool:
 
 
 def _why(value: Any) -> str:
-    if isinstance(value, MUTABLE):
+    if issubclass(type(value), MUTABLE):  # not isinstance: a hostile __class__ may raise
         return (
             f"its contents at trace time ({kind_of(value)}) are baked into the compiled "
             "program, so changing them later changes nothing the jitted function computes "
