@@ -21,8 +21,8 @@
  *   those words in a section title or its text.
  * - Words. Sphinx lists only the pages that hold every word of a query, and ranks a page that
  *   mentions a word once with the page about it. Here every page that holds any word is listed,
- *   ranked by BM25 on how often it holds each (search_weights.py counts them at build time, in
- *   _static/searchweights.js), a word of a section title counting more.
+ *   ranked by BM25 on how often its prose holds each (search_weights.py counts them at build
+ *   time, in _static/searchweights.js), a word of a section title counting more.
  * - Directories. A page whose body is mostly pointers to other pages (the landing page, the section
  *   indexes, the API page, the error index: window.JAXPURITY_DIRECTORIES, which
  *   search_ranking.py gives the search page) loses DIRECTORY, so that it comes after every other
@@ -94,13 +94,13 @@
 
   // How a page is ranked on the words of a query: BM25 (Robertson and Zaragoza, "The
   // Probabilistic Relevance Framework: BM25 and Beyond", 2009) over every page that holds any
-  // word, on how often each page holds each word (window.JAXPURITY_WEIGHTS, written by
-  // search_weights.py). Sphinx's own search lists only the pages that hold every word, and
+  // word, on how often each page's prose holds each word (window.JAXPURITY_WEIGHTS, written
+  // by search_weights.py; its code and captured output repeat words that happen to be there). Sphinx's own search lists only the pages that hold every word, and
   // ranks a page that mentions a word once with the page about it: a question in a user's
   // words ("grad of fori_loop leads to cryptic error message") has a word that the page which
   // answers it lacks, and its other words are on most pages.
-  const K1 = 2; // how soon more of one word stops counting
-  const B = 0.75; // how much a long page's counts are discounted
+  const K1 = 3; // how soon more of one word stops counting
+  const B = 0.5; // how much a long page's counts are discounted
   const TEXT = 30; // a page that holds every word as often as counts, in Sphinx's units
   const IN_HEADING = 4; // a word of a section title counts as this many more on its page
   const PARTIAL = 0.5; // an indexed word that holds a query's word ("argnums" for "argnum")
@@ -131,35 +131,31 @@
     return counted;
   };
 
-  // The indexed words a query's word finds, as Sphinx's search finds them: the word itself,
-  // or, where no page holds it and it has three letters or more, the indexed words that hold
-  // it; in the text and in titles. Each with its weight: 1, or PARTIAL.
-  const found = (index, word) => {
+  // The terms of a table (term -> files) that a query's word finds, as Sphinx's search finds
+  // them: the word itself, or, where the table lacks it and it has three letters or more, the
+  // terms that hold it. Each with its weight: 1, or PARTIAL.
+  const matches = (table, word) => {
+    if (Object.hasOwn(table, word)) return new Map([[word, 1]]);
     const terms = new Map();
-    for (const table of [index.terms, index.titleterms]) {
-      if (Object.hasOwn(table, word)) terms.set(word, 1);
-      else if (word.length > 2) {
-        for (const term of Object.keys(table)) {
-          if (term.includes(word)) terms.set(term, PARTIAL);
-        }
-      }
+    if (word.length > 2) {
+      for (const term of Object.keys(table)) if (term.includes(word)) terms.set(term, PARTIAL);
     }
     return terms;
   };
 
-  // How often each file holds a query's word: its count, or 1 where the index lists the file
-  // and the table leaves it out (a word the page holds once).
+  // How often each file holds a query's word in its prose: its count, or 1 where the index
+  // lists the file and the table leaves it out (a word the page holds once, or only in code),
+  // and IN_HEADING more for each of its titles that holds it.
   const frequencies = (index, word) => {
     const { byTerm, headingTerms } = counts();
     const tf = new Map();
-    for (const [term, weight] of found(index, word)) {
-      for (const table of [index.terms, index.titleterms]) {
-        if (!Object.hasOwn(table, term)) continue;
+    const add = (file, count) => tf.set(file, (tf.get(file) || 0) + count);
+    for (const table of [index.terms, index.titleterms]) {
+      for (const [term, weight] of matches(table, word)) {
         const files = Array.isArray(table[term]) ? table[term] : [table[term]];
         for (const file of files) {
-          const count =
-            (byTerm.get(term)?.get(file) || 1) + (headingTerms[file].get(term) || 0) * IN_HEADING;
-          tf.set(file, (tf.get(file) || 0) + weight * count);
+          const heading = (headingTerms[file].get(term) || 0) * IN_HEADING;
+          add(file, weight * ((byTerm.get(term)?.get(file) || 1) + heading));
         }
       }
     }

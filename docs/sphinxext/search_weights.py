@@ -2,16 +2,16 @@
 
 Sphinx's search index says which pages hold a word, not how often: a page that
 mentions ``cond`` once ranks with the page about ``jax.lax.cond``. This extension
-counts, as each document is read, how often each word the index holds occurs in it,
+counts, as each document is read, how often each word the index holds occurs in its prose,
 split and stemmed as Sphinx's own indexer does (:class:`sphinx.search.WordCollector`,
 the search language's ``stem`` and ``word_filter``), so that a count is keyed by the
 same term as the index. ``search_scorer.js`` ranks with them (BM25, over every page
 that holds any word of a query).
 
 The counts are written to ``_static/searchweights.js``, which the search page loads:
-``{"length": [words of each document], "terms": {term: [document, count, ...]}}``,
+``{"length": [words of each document's prose], "terms": {term: [document, count, ...]}}``,
 documents by their number in the search index. A term a document holds once is left out
-(the index already says it holds it), so the file stays small.
+(the index already says it holds it, in prose or in code), so the file stays small.
 """
 
 from __future__ import annotations
@@ -29,14 +29,27 @@ from sphinx.search import IndexBuilder, SearchLanguage, WordCollector
 FILENAME = "searchweights.js"
 
 
+class ProseCollector(WordCollector):
+    """Sphinx's collector of a document's words, less its code and the output captured from
+    it (literal blocks)."""
+
+    def dispatch_visit(self, node: nodes.Node) -> None:
+        if isinstance(node, (nodes.literal_block, nodes.doctest_block)):
+            raise nodes.SkipNode
+        super().dispatch_visit(node)
+
+
 def term_counts(doctree: nodes.document, lang: SearchLanguage) -> Counter[str]:
-    """How often each search term occurs in ``doctree``, its titles' words included.
+    """How often each search term occurs in the prose of ``doctree``, its titles included.
 
     A word becomes a term as :meth:`sphinx.search.IndexBuilder.feed` makes it one: its
     stem in lower case, or the word itself where the stem is filtered out and the word is
-    not.
+    not. Code and captured output are left out: a reader asks in prose, and a page's prose
+    says what the page is about, where its code and output repeat words that happen to be
+    there (``ops`` in XLA's output, ``double`` in a dtype's name). The index still holds
+    their words, which count as held once.
     """
-    collector = WordCollector(doctree, lang)
+    collector = ProseCollector(doctree, lang)
     doctree.walk(collector)
     counts: Counter[str] = Counter()
     for word in collector.found_words:
@@ -66,25 +79,25 @@ def _outdated(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
     """Every document, where the environment was built without the counts."""
-    return [] if hasattr(env, "jaxpurity_term_counts") else sorted(env.found_docs)
+    return [] if hasattr(env, "jaxpurity_prose_counts") else sorted(env.found_docs)
 
 
 def _read_counts(app: Sphinx, doctree: nodes.document) -> None:
     lang = getattr(app.builder, "jaxpurity_search_language", None)
     if lang is not None:
-        found = app.env.__dict__.setdefault("jaxpurity_term_counts", {})
+        found = app.env.__dict__.setdefault("jaxpurity_prose_counts", {})
         found[app.env.docname] = dict(term_counts(doctree, lang))
 
 
 def _purge_counts(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    getattr(env, "jaxpurity_term_counts", {}).pop(docname, None)
+    getattr(env, "jaxpurity_prose_counts", {}).pop(docname, None)
 
 
 def _merge_counts(
     app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
 ) -> None:
-    mine = env.__dict__.setdefault("jaxpurity_term_counts", {})
-    mine.update(getattr(other, "jaxpurity_term_counts", {}))
+    mine = env.__dict__.setdefault("jaxpurity_prose_counts", {})
+    mine.update(getattr(other, "jaxpurity_prose_counts", {}))
 
 
 def weights(counts: dict[str, dict[str, int]], docnames: list[str]) -> dict[str, Any]:
@@ -112,7 +125,7 @@ def write_weights(app: Sphinx, env: BuildEnvironment) -> None:
     """
     if getattr(app.builder, "jaxpurity_search_language", None) is None:
         return
-    table = weights(getattr(env, "jaxpurity_term_counts", {}), sorted(env.all_docs))
+    table = weights(getattr(env, "jaxpurity_prose_counts", {}), sorted(env.all_docs))
     text = json.dumps(table, separators=(",", ":"), ensure_ascii=False)
     data = f"window.JAXPURITY_WEIGHTS = {text};\n".encode()
     path = Path(app.outdir) / "_static" / FILENAME
