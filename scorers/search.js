@@ -5,7 +5,8 @@
 //     node scorers/search.js build/html tests/data/search_questions_dev.json --misses
 //
 // Each table is a JSON file whose "questions" (or "phrasings") rows have a "query" and a
-// "topic" (jaxpurity._pages); a row scores when the topic's page is the first result. It runs
+// "topic" (jaxpurity._pages); a row scores when the topic's page is the first result (and how
+// many put it in the first three is shown beside). It runs
 // the search page's own scripts (searchtools.js, language_data.js with search_scorer.js, the
 // edition's splitter, searchweights.js, the directories the page names) on searchindex.js, so
 // it ranks as the browser does, in a second instead of the e2e test's minutes; the e2e test
@@ -67,14 +68,17 @@ for (const table of tables) {
   const data = JSON.parse(fs.readFileSync(table, "utf8"));
   const rows = (data.questions || data.phrasings).filter((row) => row[field]);
   let first = 0;
+  let three = 0;
   for (const row of rows) {
     const expected = pageOf(row.topic);
     const found = search(row[field]);
     const rank = found.indexOf(expected) + 1;
     if (rank === 1) first += 1;
+    if (rank >= 1 && rank <= 3) three += 1;
     else if (misses) {
       console.log(`  ${row[field]}: ${row.topic} at ${rank || "absent"}, first ${found[0]}`);
     }
   }
-  console.log(`${path.basename(table)}: ${first}/${rows.length} put their page first`);
+  const name = path.basename(table);
+  console.log(`${name}: ${first}/${rows.length} put their page first, ${three} in the first three`);
 }
