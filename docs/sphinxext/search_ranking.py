@@ -44,6 +44,7 @@ from editions import language_of
 
 # The folder error_index.py logs each page's caught errors in: one place says where.
 from error_index import _captured_dir
+from per_document import keep_per_document
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
@@ -149,9 +150,8 @@ def reread_changed(
     for doc, phrases in searched_for.entries(language_of(app)).items():
         now.setdefault(doc, {}).update(dict.fromkeys(phrases, True))
     env.jaxpurity_search_keywords = now  # type: ignore[attr-defined]
-    # An environment built without this extension, or without its directory pointers (see
-    # directories): every document.
-    if before is None or not hasattr(env, "jaxpurity_pointers"):
+    # An environment built without this extension: every document.
+    if before is None:
         return sorted(env.found_docs)
     return sorted(doc for doc in before.keys() | now.keys() if before.get(doc) != now.get(doc))
 
@@ -258,24 +258,6 @@ def pointers(doctree: nodes.document) -> tuple[int, list[tuple[str, str]]]:
     return words, found
 
 
-def _read_pointers(app: Sphinx, doctree: nodes.document) -> None:
-    env = app.env
-    if not hasattr(env, "jaxpurity_pointers"):
-        env.jaxpurity_pointers = {}  # type: ignore[attr-defined]
-    env.jaxpurity_pointers[env.docname] = pointers(doctree)  # type: ignore[attr-defined]
-
-
-def _purge_pointers(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    getattr(env, "jaxpurity_pointers", {}).pop(docname, None)
-
-
-def _merge_pointers(
-    app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
-) -> None:
-    mine = env.__dict__.setdefault("jaxpurity_pointers", {})
-    mine.update({doc: p for doc, p in getattr(other, "jaxpurity_pointers", {}).items()})
-
-
 def directories(env: BuildEnvironment) -> list[str]:
     """The documents that are directories (:func:`is_directory`), each pointer resolved to
     the document it leads to (a label's, a Python object's); the document itself and
@@ -321,8 +303,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # is emitted in between).
     app.connect("html-collect-pages", keep_unwritten_entries)
     app.add_transform(AddSearchKeywords)
-    app.connect("doctree-read", _read_pointers)
-    app.connect("env-purge-doc", _purge_pointers)
-    app.connect("env-merge-info", _merge_pointers)
+    keep_per_document(app, "jaxpurity_pointers", lambda app, doctree: pointers(doctree))
     app.connect("html-page-context", _tell_search_page)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from per_document import keep_per_document
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.search import IndexBuilder, SearchLanguage, WordCollector
@@ -75,29 +76,9 @@ def _search_language(app: Sphinx) -> None:
     app.builder.jaxpurity_search_language = lang  # type: ignore[attr-defined]
 
 
-def _outdated(
-    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
-) -> list[str]:
-    """Every document, where the environment was built without the counts."""
-    return [] if hasattr(env, "jaxpurity_prose_counts") else sorted(env.found_docs)
-
-
-def _read_counts(app: Sphinx, doctree: nodes.document) -> None:
+def _counts(app: Sphinx, doctree: nodes.document) -> dict[str, int] | None:
     lang = getattr(app.builder, "jaxpurity_search_language", None)
-    if lang is not None:
-        found = app.env.__dict__.setdefault("jaxpurity_prose_counts", {})
-        found[app.env.docname] = dict(term_counts(doctree, lang))
-
-
-def _purge_counts(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    getattr(env, "jaxpurity_prose_counts", {}).pop(docname, None)
-
-
-def _merge_counts(
-    app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
-) -> None:
-    mine = env.__dict__.setdefault("jaxpurity_prose_counts", {})
-    mine.update(getattr(other, "jaxpurity_prose_counts", {}))
+    return None if lang is None else dict(term_counts(doctree, lang))
 
 
 def weights(counts: dict[str, dict[str, int]], docnames: list[str]) -> dict[str, Any]:
@@ -141,10 +122,7 @@ def _load_on_search_page(app: Sphinx, pagename: str, templatename: str, context:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _search_language)
-    app.connect("env-get-outdated", _outdated)
-    app.connect("doctree-read", _read_counts)
-    app.connect("env-purge-doc", _purge_counts)
-    app.connect("env-merge-info", _merge_counts)
+    keep_per_document(app, "jaxpurity_prose_counts", _counts)
     app.connect("html-page-context", _load_on_search_page)
     app.connect("env-updated", write_weights)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
