@@ -95,8 +95,9 @@
   // How a page is ranked on the words of a query: BM25 (Robertson and Zaragoza, "The
   // Probabilistic Relevance Framework: BM25 and Beyond", 2009) over every page that holds any
   // word, on how often each page's prose holds each word (window.JAXPURITY_WEIGHTS, written
-  // by search_weights.py; its code and captured output repeat words that happen to be there). Sphinx's own search lists only the pages that hold every word, and
-  // ranks a page that mentions a word once with the page about it: a question in a user's
+  // by search_weights.py; its code and captured output repeat words that happen to be
+  // there). Sphinx's own search lists only the pages that hold every word, and ranks a page
+  // that mentions a word once with the page about it: a question in a user's
   // words ("grad of fori_loop leads to cryptic error message") has a word that the page which
   // answers it lacks, and its other words are on most pages.
   const K1 = 3; // how soon more of one word stops counting
