@@ -20,6 +20,7 @@ from docutils.parsers.rst import Directive
 from editions import UI, language_of, say
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from unchanged_rebuild import write_if_changed
 
 from jaxpurity._languages import translate
 from jaxpurity._layout import colon, sentences
@@ -124,15 +125,12 @@ def write_knowledge(app: Sphinx, env: BuildEnvironment) -> None:
     reads from the file, so a page written before it existed would link it without one, and
     differ from the same page rebuilt.
     """
-    path = Path(app.outdir) / "_static" / "known_errors.js"
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = (
         "window.JAXPURITY_KNOWLEDGE = "
         + json.dumps(knowledge(language_of(app), page_titles(env)), indent=1, ensure_ascii=False)
         + ";\n"
     ).encode("utf-8")
-    if not path.is_file() or path.read_bytes() != data:
-        path.write_bytes(data)
+    write_if_changed(Path(app.outdir) / "_static" / "known_errors.js", data)
 
 
 class ExplainBox(Directive):

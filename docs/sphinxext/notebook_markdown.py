@@ -37,6 +37,7 @@ from urllib.parse import urljoin
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.ext.intersphinx import InventoryAdapter
+from unchanged_rebuild import write_if_changed
 
 from jaxpurity._pages import PAGES, topic_of, url
 
@@ -193,13 +194,6 @@ def convert_notebook(
     return {**notebook, "cells": cells}
 
 
-def _write_if_changed(path: Path, data: bytes) -> bool:
-    if path.is_file() and path.read_bytes() == data:
-        return False
-    path.write_bytes(data)
-    return True
-
-
 def refresh_zip(path: Path) -> bool:
     """Rebuild a zip sphinx-gallery made from the files it holds, as they are on disk now.
 
@@ -213,7 +207,7 @@ def refresh_zip(path: Path) -> bool:
     with zipfile.ZipFile(new, mode="w") as zipf:
         for name in names:
             zipf.write(path.parent / name, name)
-    return _write_if_changed(path, new.getvalue())
+    return write_if_changed(path, new.getvalue())
 
 
 def api_urls(env: BuildEnvironment, base: str) -> ApiUrl:
@@ -258,7 +252,7 @@ def rewrite_notebooks(app: Sphinx, env: BuildEnvironment) -> None:
         notebook = json.loads(path.read_text(encoding="utf-8"))
         converted = convert_notebook(notebook, docname, title_of, parentheses, api_url)
         # Written as sphinx-gallery writes its notebooks.
-        changed |= _write_if_changed(path, json.dumps(converted, indent=2).encode("utf-8"))
+        changed |= write_if_changed(path, json.dumps(converted, indent=2).encode("utf-8"))
     if changed:
         for archive in sorted(gallery.rglob("*.zip")):
             refresh_zip(archive)

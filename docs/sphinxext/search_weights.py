@@ -26,6 +26,7 @@ from per_document import keep_per_document
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.search import IndexBuilder, SearchLanguage, WordCollector
+from unchanged_rebuild import write_if_changed
 
 FILENAME = "searchweights.js"
 
@@ -109,10 +110,7 @@ def write_weights(app: Sphinx, env: BuildEnvironment) -> None:
     table = weights(getattr(env, "jaxpurity_prose_counts", {}), sorted(env.all_docs))
     text = json.dumps(table, separators=(",", ":"), ensure_ascii=False)
     data = f"window.JAXPURITY_WEIGHTS = {text};\n".encode()
-    path = Path(app.outdir) / "_static" / FILENAME
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.is_file() or path.read_bytes() != data:
-        path.write_bytes(data)
+    write_if_changed(Path(app.outdir) / "_static" / FILENAME, data)
 
 
 def _load_on_search_page(app: Sphinx, pagename: str, templatename: str, context: Any, doctree: Any):

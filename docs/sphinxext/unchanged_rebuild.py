@@ -62,9 +62,19 @@ def replace_if_changed(new: Path, target: Path) -> bool:
     return True
 
 
-def _write_if_changed(target: Path, data: bytes) -> None:
-    if not target.is_file() or target.read_bytes() != data:
-        target.write_bytes(data)
+def write_if_changed(target: Path, data: bytes) -> bool:
+    """Write ``data`` to ``target`` unless ``target`` already holds those bytes.
+
+    The folder of ``target`` is made where it is missing.
+
+    Returns:
+      Whether ``target`` was written.
+    """
+    if target.is_file() and target.read_bytes() == data:
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    return True
 
 
 def _take_over_furo_pygments(events: Any) -> Callable[[], str] | None:
@@ -151,7 +161,7 @@ class HTMLBuilder(StandaloneHTMLBuilder):
             text = io.StringIO()
             self.indexer.dump(text, self.indexer_format)
             path = self.outdir / self.searchindex_filename
-            _write_if_changed(path, text.getvalue().encode("utf-8"))
+            write_if_changed(path, text.getvalue().encode("utf-8"))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
