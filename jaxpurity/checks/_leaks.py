@@ -83,7 +83,8 @@ def trace_finding_leaks(
         placed = [(t, p) for t, p in placed if p is not UNKNOWN] + [(found.returned[0], RETURNED)]
     leaks = [_leak(call.name, tracer, place, locator) for tracer, place in placed]
     del placed
-    return found.traced, found.call, leaks, found.holders
+    caches = [Holder(cache, frozenset()) for cache in locator.caches]
+    return found.traced, found.call, leaks, found.holders + caches
 
 
 #: Where a tracer is stored that JAX holds as an argument of a static position.

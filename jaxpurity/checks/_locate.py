@@ -130,7 +130,10 @@ class Locator:
         self.codes: list[types.CodeType] = [f.__code__ for f in self.scope]
         self.methods: list[types.CodeType] = []
         self.visited: list[Any] = []  # keeps every node alive, so that no id is reused
-        self.ignore.update({id(self.visited), id(self.codes), id(self.methods)})
+        # The functools.lru_caches that hold a tracer among their results (the caller's own, or
+        # a library's, such as JAX's own): the check clears them when it ends.
+        self.caches: list[Any] = []
+        self.ignore.update({id(self.visited), id(self.codes), id(self.methods), id(self.caches)})
 
     def referrers(self, *objs: Any) -> list[Any]:
         found = gc.get_referrers(*objs)
@@ -241,6 +244,8 @@ class Locator:
             # A class keeps its attributes in a dict of its own (vars() gives a proxy of it).
             return [(parent, Step("__dict__"))] if issubclass(type(child), dict) else []
         if is_lru_cache(parent):
+            if all(parent is not c for c in self.caches):
+                self.caches.append(parent)
             return [(parent, Step("one of its cached results"))]
         attrs = _attributes_holding(parent, child)
         self.add_methods(parent)

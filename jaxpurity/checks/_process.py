@@ -12,7 +12,8 @@ attributes of every imported module, and puts them back after it:
 * a module attribute that now holds a tracer, to what it held (or away, if it is new);
 * and the dicts and lists that held a tracer that escaped the watched trace
   (:func:`holders_of`) are emptied of tracers (:func:`empty`): the places the walks could
-  not name, so that none is left where the caller can reach it.
+  not name, so that none is left where the caller can reach it; so are the
+  :func:`functools.lru_cache` functions whose results hold one (cleared).
 
 Only a module attribute that holds a tracer is put back: libraries fill their own module
 attributes lazily (caches, registries), and undoing that would harm them.
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jaxpurity._jax_compat import Tracer, config_values, restore_config
+from jaxpurity._naming import is_lru_cache
 
 __all__ = ["Holder", "ProcessState", "empty", "holders_of"]
 
@@ -128,9 +130,15 @@ def empty(holders: list[Holder]) -> None:
     object itself, with no dict). The same places hold the tracers of every trace of the
     check, so emptying them after the last leaves none, wherever the walks of the caller's
     state could not reach (a library's object, a list nested thousands deep); a tracer that
-    was there before the check is the caller's, and stays."""
+    was there before the check is the caller's, and stays. A :func:`functools.lru_cache`
+    cannot drop one result: one that holds a tracer is cleared, and its function runs again
+    on its next call, where it would otherwise return the check's tracer."""
     for holder in holders:
         value, kept = holder.value, holder.kept
+        if is_lru_cache(value):
+            with contextlib.suppress(Exception):  # an object that only looks like one
+                value.cache_clear()
+            continue
 
         def ours(item: Any, kept: frozenset[int] = kept) -> bool:
             return _is_tracer(item) and id(item) not in kept
