@@ -1,6 +1,5 @@
 """Tests for docs/sphinxext/search_weights.py: how often each page holds each search term."""
 
-import doctest
 import json
 from pathlib import Path
 
@@ -74,8 +73,3 @@ def test_the_search_page_loads_the_counts(tmp_path):
     _build(_site(tmp_path), tmp_path / "html")
     search_page = (tmp_path / "html" / "search.html").read_text()
     assert f'src="_static/{search_weights.FILENAME}' in search_page
-
-
-def test_the_modules_examples_run():
-    result = doctest.testmod(search_weights)
-    assert result.attempted and not result.failed
