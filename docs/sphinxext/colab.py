@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +30,7 @@ from editions import language_of, say
 from notebook_markdown import refresh_zip
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from unchanged_rebuild import replace_if_changed
 
 import jaxpurity
 from jaxpurity._pages import PAGES
@@ -153,11 +153,8 @@ def publish_notebooks(app: Sphinx, exception: Exception | None) -> None:
     for page in PAGES.values():
         source = Path(app.srcdir) / page.replace(".html", ".ipynb")
         target = Path(app.outdir) / NOTEBOOKS / source.relative_to(app.srcdir)
-        if not source.is_file():
-            continue
-        if not target.is_file() or target.read_bytes() != source.read_bytes():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+        if source.is_file():
+            replace_if_changed(source, target)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from docutils.utils import column_width
 from editions import language_of, say
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
+from unchanged_rebuild import write_if_changed
 
 import jaxpurity
 from jaxpurity._capture import CAUGHT_LOG_ENV, read_caught
@@ -541,12 +542,8 @@ def write_error_index(app: Sphinx) -> None:
     newest = read_caught(_captured_dir(app.srcdir))
     index = error_index(newest, oldest_record(app.srcdir))
     for lang in EDITIONS:
-        path = index_path(app.srcdir, lang)
-        text = rst(index, lang)
-        path.parent.mkdir(parents=True, exist_ok=True)
         # Rewrite only on change, so that an unchanged rebuild does not re-read errors.rst.
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+        write_if_changed(index_path(app.srcdir, lang), rst(index, lang).encode("utf-8"))
 
 
 def read_edition_index(

@@ -36,6 +36,7 @@ from editions import from_catalog
 from error_index import _captured_dir
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from unchanged_rebuild import write_if_changed
 
 from jaxpurity._capture import read_caught
 from jaxpurity._pages import PAGES, script, topic_of
@@ -178,9 +179,7 @@ def write_thumbnails(app: Sphinx) -> None:
         last_card, png = last.get(topic, (None, b""))
         if last_card != card or not path.is_file() or path.read_bytes() != png:
             png = draw(card)
-            if not path.is_file() or path.read_bytes() != png:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(png)
+            write_if_changed(path, png)
         drawn[topic] = (card, png)
     app.env.jaxpurity_thumbnails = drawn  # type: ignore[attr-defined]
     alts = {topic: card.alt for topic, card in found.items()}
