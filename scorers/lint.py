@@ -2,6 +2,7 @@
 
     python scorers/lint.py                 # recall on tests/data/lint_recall_corpus.py
     python scorers/lint.py --corpus unseen # on tests/data/lint_recall_corpus_unseen.py
+    python scorers/lint.py --corpus fourth # on tests/data/lint_recall_corpus_fourth.py
     python scorers/lint.py --cases         # and each case: flagged or not, with its codes
     python scorers/lint.py --reviews       # precision per rule, from tests/data/lint_reviews/
     python scorers/lint.py --reviews --checkouts DIR   # and lint DIR/<name> again
@@ -13,7 +14,8 @@ code (the code is reduced to what the thread shows), a look-alike as a false ala
 it reports anything. Every rule is on, JP122 included. The unseen corpus marks the lines
 each thread blames (``# BUG``): its score says too how many impure cases have a finding on
 a marked line, and scores its two halves apart: the cases to work from, and the held-out
-ones (``HELD_OUT``), kept for checking whether a change made from the first half holds.
+ones (``HELD_OUT``), kept for checking whether a change made from the first half holds;
+so does the fourth corpus, collected on 2026-12-06.
 
 The reviews (``tests/data/lint_reviews/<repository>.json``) are the findings of the
 linter on repositories no one here had read before, each labelled true or false by
@@ -36,6 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "data")]
 
 from lint_recall_corpus import CASES, Case  # noqa: E402
+from lint_recall_corpus_fourth import CASES as FOURTH  # noqa: E402
+from lint_recall_corpus_fourth import HELD_OUT as FOURTH_HELD_OUT  # noqa: E402
 from lint_recall_corpus_unseen import CASES as UNSEEN  # noqa: E402
 from lint_recall_corpus_unseen import HELD_OUT  # noqa: E402
 
@@ -46,7 +50,9 @@ REVIEWS = ROOT / "tests" / "data" / "lint_reviews"
 EVERY_RULE = [rule.code for rule in RULES]
 
 
-CORPORA = {"dev": CASES, "unseen": UNSEEN}
+CORPORA = {"dev": CASES, "unseen": UNSEEN, "fourth": FOURTH}
+#: The corpora scored by halves too: the cases to work from, and the held-out ones.
+HALVES = {"unseen": HELD_OUT, "fourth": FOURTH_HELD_OUT}
 _MARK = "# BUG"
 
 
@@ -91,10 +97,11 @@ def _score(rows: list[tuple[Case, list[tuple[str, int, str]]]], label: str) -> N
 def score_corpus(corpus: str, show_cases: bool) -> None:
     rows = [(case, findings_in(case)) for case in CORPORA[corpus]]
     _score(rows, f"recall corpus ({corpus})")
-    if corpus == "unseen":
+    held_out = HALVES.get(corpus, frozenset())
+    if corpus in HALVES:
         for half, cases in (
-            ("to work from", [r for r in rows if r[0].id not in HELD_OUT]),
-            ("held out", [r for r in rows if r[0].id in HELD_OUT]),
+            ("to work from", [r for r in rows if r[0].id not in held_out]),
+            ("held out", [r for r in rows if r[0].id in held_out]),
         ):
             print()
             _score(cases, f"{corpus}, the half {half}")
@@ -107,7 +114,7 @@ def score_corpus(corpus: str, show_cases: bool) -> None:
                 else ("FALSE ALARM" if codes else "clean")
             )
             shown = " ".join(f"{code}@{line}" for _, line, code in found) or "-"
-            held = "held-out" if case.id in HELD_OUT else ""
+            held = "held-out" if case.id in held_out else ""
             print(f"  {verdict:11} {held:8} {case.id:40} {case.source:40} {shown}")
 
 
