@@ -8,7 +8,7 @@ seen check_pure's score on it. Run:
 
     python scorers/check_pure.py                   # the scores, on both corpora
     python scorers/check_pure.py --corpus fresh    # on one corpus: dev (the first), fresh,
-                                                   # unseen (scored by halves too)
+                                                   # unseen, fourth (these two by halves too)
     python scorers/check_pure.py --misses          # and every case check_pure gets wrong
     python scorers/check_pure.py --cases           # and what it found on every case
     python scorers/check_pure.py --platform        # beside the checks JAX itself offers
@@ -18,7 +18,8 @@ pure case when it reports no problem (a warning about a value read at trace time
 tests/data/purity_corpus_unseen.py, collected later still, names kinds check_pure had no word
 for when it was collected (its ``NEW_KINDS``); its score is given for each of its two halves
 too: the cases to work from, and the held-out ones (``HELD_OUT``), kept for checking whether a
-change made from the first half holds.
+change made from the first half holds. tests/data/purity_corpus_fourth.py, collected on
+2026-12-06, is scored the same way.
 
 ``--platform`` runs, on fresh state for each, the checks a careful user already has without
 jaxpurity, written with plain JAX as that user would write them:
@@ -62,6 +63,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "data")]
 import jax  # noqa: E402
 import numpy as np  # noqa: E402
 from purity_corpus import CASES as DEV_CASES  # noqa: E402
+from purity_corpus_fourth import CASES as FOURTH_CASES  # noqa: E402
+from purity_corpus_fourth import HELD_OUT as FOURTH_HELD_OUT  # noqa: E402
 from purity_corpus_fresh import CASES as FRESH_CASES  # noqa: E402
 from purity_corpus_unseen import CASES as UNSEEN_CASES  # noqa: E402
 from purity_corpus_unseen import HELD_OUT  # noqa: E402
@@ -72,8 +75,11 @@ CORPORA = {
     "dev": DEV_CASES,
     "fresh": FRESH_CASES,
     "unseen": UNSEEN_CASES,
+    "fourth": FOURTH_CASES,
     "all": [*DEV_CASES, *FRESH_CASES, *UNSEEN_CASES],
 }
+#: The corpora scored by halves too: the cases to work from, and the held-out ones.
+HALVES = {"unseen": HELD_OUT, "fourth": FOURTH_HELD_OUT}
 
 
 @contextlib.contextmanager
@@ -323,10 +329,11 @@ def main(argv: list[str] | None = None) -> int:
     rows = [(case, *run(case)) for case in cases]
     seconds = time.perf_counter() - start
     print_scores(rows, seconds, args.corpus)
-    if args.corpus == "unseen":
+    if args.corpus in HALVES:
         for half, held in (("to work from", False), ("held out", True)):
             print()
-            print_scores([r for r in rows if (r[0].id in HELD_OUT) == held], None, half)
+            rows_in_half = [r for r in rows if (r[0].id in HALVES[args.corpus]) == held]
+            print_scores(rows_in_half, None, half)
     if args.misses:
         print_misses(rows)
     if args.cases:

@@ -1905,7 +1905,6 @@ def _first_half_by_hash(ids: list[str]) -> list[str]:
     return sorted(ids, key=lambda i: hashlib.sha256(i.encode()).hexdigest())[: len(ids) // 2]
 
 
-# The held-out rule, fixed before any case was written: within each group (impure, pure),
 # The held-out rule, fixed before any case was looked at: within each group (impure, pure),
 # sort the case ids by hashlib.sha256(id.encode()).hexdigest() and take the first half,
 # rounded down.
