@@ -1045,6 +1045,38 @@ def test_an_attribute_of_a_static_argument_warns_of_a_stale_result() -> None:
     assert "frozen dataclass" in warning.message
 
 
+class _Sampler:
+    def __init__(self, temperature: float, width: int) -> None:
+        self.temperature = jnp.float32(temperature)
+        self.width = width  # set once, by __init__: a setting, not state
+
+    def anneal(self, temperature: float) -> None:
+        self.temperature = jnp.float32(temperature)
+
+    def draw(self, x: jax.Array) -> jax.Array:
+        return x[: self.width] / self.temperature
+
+
+def test_a_jitted_method_reading_what_another_method_sets_warns_of_a_trace_time_read() -> None:
+    annealed = _Sampler(1.0, 2)
+    draw = jax.jit(annealed.draw)  # its `self` is baked in, with the attributes it reads
+    assert draw(jnp.ones(3)).tolist() == [1.0, 1.0]
+    annealed.anneal(2.0)
+    assert draw(jnp.ones(3)).tolist() == [1.0, 1.0]  # what jit really does: the old temperature
+
+    draw = jax.jit(_Sampler(1.0, 2).draw)  # checked before anything changed it: a warning
+
+    def step(x: jax.Array) -> jax.Array:
+        return draw(x) + 1.0
+
+    report = jaxpurity.check_pure(step, jnp.ones(3))
+    [warning] = [w for w in report.warnings if w.kind == "trace-time-read"]
+    assert "`self.temperature` of `_Sampler.draw`" in warning.message, str(report)
+    assert "`_Sampler.anneal` changes it" in warning.message
+    assert "self.width" not in str(report)  # only __init__ sets it
+    assert not report.problems
+
+
 def _loop_with(step_callback: Callable[..., Any]) -> Callable[[float], jax.Array]:
     def body(c: jax.Array, _: None) -> tuple[jax.Array, None]:
         step_callback(c)

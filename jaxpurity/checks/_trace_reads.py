@@ -11,6 +11,7 @@ the traced code read from ``os.environ`` and the clock.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dis
 import os
@@ -25,7 +26,17 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxpurity._introspect import EMPTY_CELL, MISSING, is_user_code, is_user_object, qualname
+from jaxpurity._introspect import (
+    EMPTY_CELL,
+    MISSING,
+    cell_value,
+    code_names,
+    is_user_code,
+    is_user_object,
+    own_attributes,
+    qualname,
+    wrappers,
+)
 from jaxpurity._naming import kind_of, short_repr
 from jaxpurity.checks._call import BoundCall
 from jaxpurity.checks._constants import MUTATORS, is_constant
@@ -160,7 +171,9 @@ def settings_read(call: BoundCall) -> list[Read]:
     (:func:`~jaxpurity.checks._constants.is_constant`), nor a container the code
     only changes in place (``seen.append(x)``);
     an attribute counts when it is read off an argument that reaches the body
-    as it is (a user object that is no pytree, such as a static ``self``).
+    as it is (a user object that is no pytree, such as a static ``self``), or off the object
+    that a method the call runs is bound to (``jax.jit(env.reset)``), where another method
+    of its class sets it (:func:`_bound_reads`).
 
     Example:
       >>> LEARNING_RATE = 0.1
@@ -193,6 +206,7 @@ def settings_read(call: BoundCall) -> list[Read]:
                 continue  # bound once in its source and never changed
             reads.append(Read(binding.label, short_repr(value), _why(value)))
     body = call.innermost
+    reads += _bound_reads(call, body)
     if isinstance(body, types.FunctionType):
         for name, value in call.parameters:
             if not _is_plain_object(value):
@@ -207,6 +221,95 @@ def settings_read(call: BoundCall) -> list[Read]:
     for read in reads:
         unique.setdefault(read.label, read)
     return list(unique.values())
+
+
+#: How far the walk for methods bound to an object goes, from the call and its arguments, and
+#: how many values it looks at in all: a check stays quick on a large object graph.
+_BOUND_DEPTH = 3
+_BOUND_VALUES = 500
+
+
+def _methods_bound(call: BoundCall) -> list[tuple[types.FunctionType, Any]]:
+    """The user methods the call can run bound to a plain user object, each with that object:
+    the function of a bound method found through the layers (``jax.jit(env.reset)``) of the
+    call, its arguments, the globals and closure variables of its code, and the attributes of
+    the plain objects these reach (``self._reset``)."""
+    found: dict[int, tuple[types.FunctionType, Any]] = {}
+    seen: set[int] = set()
+    named = [cell_value(c) for f in call.functions for c in f.__closure__ or ()]
+    named += [f.__globals__.get(n) for f in call.functions for n in code_names(f.__code__)]
+    starts = [call.fn, *(v for _, v in call.parameters), *named]
+    queue = collections.deque((value, 0) for value in starts)
+    while queue and len(seen) < _BOUND_VALUES:
+        value, depth = queue.popleft()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        with contextlib.suppress(Exception):  # a hostile object: not followed
+            for layer in wrappers(value):
+                if issubclass(type(layer), types.MethodType):
+                    method, owner = layer.__func__, layer.__self__
+                    if issubclass(type(method), types.FunctionType) and _is_plain_object(owner):
+                        found.setdefault(id(method), (method, owner))
+                        queue.append((owner, depth + 1))
+            if depth < _BOUND_DEPTH and is_user_object(value):
+                held = own_attributes(value).values()
+                queue.extend((v, depth + 1) for v in held if callable(v) or is_user_object(v))
+    return list(found.values())
+
+
+def _attribute_stores(code: types.CodeType, local: str) -> set[str]:
+    """The attributes ``code`` sets on the local variable ``local`` (``self.pose = p``)."""
+    found, previous = set(), None
+    for instruction in _instructions(code):
+        if instruction.opname == "STORE_ATTR" and previous == local:
+            found.add(instruction.argval)
+        previous = _local_loaded_last(instruction)
+    return found
+
+
+def _setters(kind: type) -> dict[str, str]:
+    """Each attribute that a method of the user class ``kind`` (not ``__init__``) sets on its
+    object, with the first such method's name."""
+    setters: dict[str, str] = {}
+    for klass in kind.__mro__:
+        if not is_user_code(klass):
+            continue
+        for name, member in vars(klass).items():
+            if name == "__init__" or not issubclass(type(member), types.FunctionType):
+                continue
+            code = member.__code__
+            if code.co_argcount:
+                for attribute in _attribute_stores(code, code.co_varnames[0]):
+                    setters.setdefault(attribute, f"{klass.__qualname__}.{name}")
+    return setters
+
+
+_BOUND_WHY = (
+    "`{method}` runs bound to its object, so jit reads {label} once, while it traces, and "
+    "bakes it into the program; `{setter}` changes it, and the compiled program goes on with "
+    "the value it read."
+)
+
+
+def _bound_reads(call: BoundCall, body: Any) -> list[Read]:
+    """The attributes that a method bound to a plain user object reads off it, and that another
+    method of its class sets: each is baked in, and goes stale when that method runs. The
+    body's own ``self`` is one of its arguments (a ``static-read``)."""
+    reads = []
+    for method, owner in _methods_bound(call):
+        code = method.__code__
+        if method is body or not code.co_argcount or not is_user_code(method):
+            continue
+        setters = _setters(type(owner))
+        for attribute in _attribute_reads(code, code.co_varnames[0]):
+            value = own_attributes(owner).get(attribute, MISSING)
+            if attribute not in setters or value is MISSING or not _is_data(value):
+                continue
+            label = f"`self.{attribute}`"
+            why = _BOUND_WHY.format(method=qualname(method), label=label, setter=setters[attribute])
+            reads.append(Read(f"{label} of `{qualname(method)}`", short_repr(value), why))
+    return reads
 
 
 # -- Reads from outside Python's values: the environment and the clock ----------------------------
