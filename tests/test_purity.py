@@ -1077,6 +1077,28 @@ def test_a_jitted_method_reading_what_another_method_sets_warns_of_a_trace_time_
     assert not report.problems
 
 
+class _Clips:
+    def __init__(self) -> None:
+        self.clips = jnp.arange(10.0)
+        self._random = random.Random(3)  # a generator an object holds, not a global
+
+    def pick(self) -> jax.Array:
+        return self.clips[self._random.randrange(10)]
+
+
+def test_a_generator_an_object_holds_is_frozen_randomness_and_is_put_back() -> None:
+    clips = _Clips()
+
+    def reset(x: jax.Array) -> jax.Array:
+        return x + clips.pick()
+
+    before = clips._random.getstate()
+    report = jaxpurity.check_pure(reset, jnp.zeros(()))
+    [frozen] = [p for p in report.problems if p.kind == "frozen-randomness"]
+    assert "attribute `_random` (a `Random` object)" in frozen.message, str(report)
+    assert clips._random.getstate() == before  # the check's draws are taken back
+
+
 def _loop_with(step_callback: Callable[..., Any]) -> Callable[[float], jax.Array]:
     def body(c: jax.Array, _: None) -> tuple[jax.Array, None]:
         step_callback(c)

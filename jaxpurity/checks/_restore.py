@@ -71,21 +71,47 @@ def _generator_state(rng: Any) -> tuple[Callable[[], Any], Callable[[Any], None]
 
 
 def random_generators(call: BoundCall) -> list[Restored]:
-    """NumPy's and Python's global generators, and generators the call holds in globals/closures."""
+    """NumPy's and Python's global generators, and the generators the call reaches in one step:
+    in its globals, closure variables and arguments, and held directly by the lists, tuples,
+    dicts and user objects among those (``self._random`` of an object a closure holds)."""
     rngs = [
         Restored(
             "numpy.random (NumPy's global generator)", np.random.get_state, np.random.set_state
         ),
         Restored("random (Python's global generator)", random.getstate, random.setstate),
     ]
-    for binding in call.bindings:
-        value = binding.get()
-        state = _generator_state(value)
-        if state is not None:
-            rngs.append(Restored(f"{binding.label} ({kind_of(value)})", *state))
+    places = [(b.label, b.get()) for b in call.bindings]
+    places += [(f"argument `{name}`", value) for name, value in call.named]
+    seen: set[int] = set()
+    for label, value in places:
+        held = [(label, value), *((f"{label}, {where}", x) for where, x in _held_named(value))]
+        for where, x in held:
+            state = _generator_state(x)
+            if state is not None and id(x) not in seen:
+                seen.add(id(x))
+                rngs.append(Restored(f"{where} ({kind_of(x)})", *state))
     for r in rngs:
         r.initial = r.get()
     return rngs
+
+
+def _held_named(value: Any) -> list[tuple[str, Any]]:
+    """What a list, tuple, dict or user object holds directly, each with where (``attribute
+    `_random```, ``item 0``); nothing where that cannot be read (a hostile object)."""
+    try:
+        kind = type(value)  # by type: a hostile __class__ may raise
+        if is_user_object(value):
+            return [(f"attribute `{k}`", v) for k, v in own_attributes(value).items()]
+        if issubclass(kind, (list, tuple)):
+            return [(f"item {i}", v) for i, v in enumerate(value)]
+        if issubclass(kind, dict):
+            return [
+                (f"item {k!r}" if type(k) in (str, int) else "an item", v)
+                for k, v in list(value.items())
+            ]
+    except Exception:  # noqa: BLE001 - a hostile object: nothing read
+        pass
+    return []
 
 
 def _held(value: Any) -> list[Any]:
