@@ -46,7 +46,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-__all__ = ["CASES", "KINDS", "Case"]
+__all__ = ["CASES", "KINDS", "Case", "validate"]
 
 KINDS: tuple[str, ...] = (
     "leaked-tracer",
@@ -1565,6 +1565,18 @@ def _pure(make: Callable[[], Made]) -> Callable[[], bool]:
     return functools.partial(_check_pure, make)
 
 
+def _raises(exc: type[BaseException], fn: Callable[..., Any], *args: Any) -> bool:
+    """Whether ``fn(*args)`` raises ``exc``, its callbacks' effects included (what it prints
+    is dropped)."""
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            jax.block_until_ready(fn(*args))
+            jax.effects_barrier()
+    except exc:
+        return True
+    return False
+
+
 # ======================================================================================
 # The corpus.
 # ======================================================================================
@@ -2156,15 +2168,17 @@ CASES: list[Case] = [
 ]
 
 
-def _validate() -> None:
-    ids = [case.id for case in CASES]
+def validate(cases: list[Case], kinds: tuple[str, ...] = KINDS) -> None:
+    """Raise where a corpus's ids repeat, a case names a kind not in ``kinds``, or an impure
+    case has no kind (a pure one, any)."""
+    ids = [case.id for case in cases]
     if len(ids) != len(set(ids)):
         raise ValueError("duplicate case ids")
-    for case in CASES:
-        if not set(case.kinds) <= set(KINDS):
-            raise ValueError(f"{case.id}: unknown kinds {set(case.kinds) - set(KINDS)}")
+    for case in cases:
+        if not set(case.kinds) <= set(kinds):
+            raise ValueError(f"{case.id}: unknown kinds {set(case.kinds) - set(kinds)}")
         if case.impure != bool(case.kinds):
             raise ValueError(f"{case.id}: impure cases need kinds, pure cases none")
 
 
-_validate()
+validate(CASES)

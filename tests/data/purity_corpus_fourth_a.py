@@ -21,11 +21,8 @@ mechanism the thread names in plain JAX, and the case's ``why`` says what was ke
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import io
 import random
-from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -40,7 +37,9 @@ from purity_corpus import (
     _copy_function,
     _fresh_globals,
     _is_tracer,
+    _raises,
     _same,
+    validate,
 )
 from purity_corpus_unseen import NEW_KINDS as UNSEEN_KINDS
 
@@ -53,20 +52,6 @@ BOTH = (OLD, NEW)
 
 def _holds_tracer(tree: Any) -> bool:
     return any(_is_tracer(leaf) for leaf in jax.tree_util.tree_leaves(tree))
-
-
-def _raises(exc: type[BaseException], fn: Callable[..., Any], *args: Any) -> bool:
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            jax.block_until_ready(fn(*args))
-            jax.effects_barrier()
-    except exc:
-        return True
-    return False
-
-
-def _pure(make: Callable[[], Made]) -> Callable[[], bool]:
-    return functools.partial(_check_pure, make)
 
 
 # ======================================================================================
@@ -601,16 +586,4 @@ CASES: list[Case] = [
 ]
 
 
-def _validate() -> None:
-    ids = [case.id for case in CASES]
-    if len(ids) != len(set(ids)):
-        raise ValueError("duplicate case ids")
-    for case in CASES:
-        unknown = set(case.kinds) - set(KINDS) - set(UNSEEN_KINDS)
-        if unknown:
-            raise ValueError(f"{case.id}: unknown kinds {unknown}")
-        if case.impure != bool(case.kinds):
-            raise ValueError(f"{case.id}: impure cases need kinds, pure cases none")
-
-
-_validate()
+validate(CASES, (*KINDS, *UNSEEN_KINDS))

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -38,10 +37,12 @@ from purity_corpus import (
     KINDS,
     Case,
     Made,
-    _check_pure,
     _copy_function,
     _is_tracer,
+    _pure,
+    _raises,
     _same,
+    validate,
 )
 from purity_corpus_unseen import NEW_KINDS as UNSEEN_NEW_KINDS
 
@@ -50,18 +51,6 @@ __all__ = ["CASES"]
 OLD = "0.10.2"
 NEW = "0.12.0.1"
 BOTH = (OLD, NEW)
-
-
-def _raises(exc: type[BaseException], fn: Callable[..., Any], *args: Any) -> bool:
-    try:
-        jax.block_until_ready(fn(*args))
-    except exc:
-        return True
-    return False
-
-
-def _pure(make: Callable[[], Made]) -> Callable[[], bool]:
-    return functools.partial(_check_pure, make)
 
 
 # ======================================================================================
@@ -482,16 +471,4 @@ CASES: list[Case] = [
 ]
 
 
-def _validate() -> None:
-    ids = [case.id for case in CASES]
-    if len(ids) != len(set(ids)):
-        raise ValueError("duplicate case ids")
-    for case in CASES:
-        unknown = set(case.kinds) - set(KINDS) - set(UNSEEN_NEW_KINDS)
-        if unknown:
-            raise ValueError(f"{case.id}: unknown kinds {unknown}")
-        if case.impure != bool(case.kinds):
-            raise ValueError(f"{case.id}: impure cases need kinds, pure cases none")
-
-
-_validate()
+validate(CASES, (*KINDS, *UNSEEN_NEW_KINDS))

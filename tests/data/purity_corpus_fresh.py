@@ -24,10 +24,8 @@ given and the case's ``why`` says what really happens.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
-import io
 from collections.abc import Callable
 from typing import Any
 
@@ -36,15 +34,17 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 from purity_corpus import (
-    KINDS,
     Case,
     Made,
     _check_pure,
     _copy_function,
     _fresh_globals,
     _is_tracer,
+    _pure,
+    _raises,
     _run_capturing,
     _same,
+    validate,
 )
 
 __all__ = ["ALSO_IN_EXPLAIN_CORPORA", "CASES"]
@@ -81,19 +81,6 @@ def _cells_hold_tracer(fn: Callable[..., Any]) -> bool:
 
 def _printed(fn: Callable[..., Any], *args: Any) -> str:
     return _run_capturing(fn, *args)[1]
-
-
-def _raises(exc: type[BaseException], fn: Callable[..., Any], *args: Any) -> bool:
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            jax.block_until_ready(fn(*args))
-    except exc:
-        return True
-    return False
-
-
-def _pure(make: Callable[[], Made]) -> Callable[[], bool]:
-    return functools.partial(_check_pure, make)
 
 
 # ======================================================================================
@@ -1691,15 +1678,4 @@ CASES: list[Case] = [
 ]
 
 
-def _validate() -> None:
-    ids = [case.id for case in CASES]
-    if len(ids) != len(set(ids)):
-        raise ValueError("duplicate case ids")
-    for case in CASES:
-        if not set(case.kinds) <= set(KINDS):
-            raise ValueError(f"{case.id}: unknown kinds {set(case.kinds) - set(KINDS)}")
-        if case.impure != bool(case.kinds):
-            raise ValueError(f"{case.id}: impure cases need kinds, pure cases none")
-
-
-_validate()
+validate(CASES)

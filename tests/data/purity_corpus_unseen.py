@@ -26,10 +26,8 @@ reduction uses its current equivalent (``io_callback``), and the case's ``why`` 
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import io
 import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -47,8 +45,11 @@ from purity_corpus import (
     _copy_function,
     _fresh_globals,
     _is_tracer,
+    _pure,
+    _raises,
     _run_capturing,
     _same,
+    validate,
 )
 
 __all__ = ["CASES", "HELD_OUT", "NEW_KINDS"]
@@ -80,16 +81,6 @@ def _printed(fn: Callable[..., Any], *args: Any) -> str:
     return _run_capturing(fn, *args)[1]
 
 
-def _raises(exc: type[BaseException], fn: Callable[..., Any], *args: Any) -> bool:
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            jax.block_until_ready(fn(*args))
-            jax.effects_barrier()
-    except exc:
-        return True
-    return False
-
-
 def _reuses_key(make: Callable[[], Made]) -> bool:
     """True when JAX's key-reuse checker rejects the call, eagerly and under jit.
 
@@ -115,10 +106,6 @@ def _raw_keys(make: Callable[[], Made]) -> Callable[[], Made]:
         return fn, jax.tree_util.tree_map(raw, args), jax.tree_util.tree_map(raw, kwargs)
 
     return made
-
-
-def _pure(make: Callable[[], Made]) -> Callable[[], bool]:
-    return functools.partial(_check_pure, make)
 
 
 def _pure_without_key_reuse(make: Callable[[], Made]) -> Callable[[], bool]:
@@ -1914,16 +1901,4 @@ HELD_OUT: frozenset[str] = frozenset(
 )
 
 
-def _validate() -> None:
-    ids = [case.id for case in CASES]
-    if len(ids) != len(set(ids)):
-        raise ValueError("duplicate case ids")
-    for case in CASES:
-        unknown = set(case.kinds) - set(KINDS) - set(NEW_KINDS)
-        if unknown:
-            raise ValueError(f"{case.id}: unknown kinds {unknown}")
-        if case.impure != bool(case.kinds):
-            raise ValueError(f"{case.id}: impure cases need kinds, pure cases none")
-
-
-_validate()
+validate(CASES, (*KINDS, *NEW_KINDS))
