@@ -170,6 +170,18 @@ DISCOVERY = {
         """,
         {"a": [], "b": [], "c": []},
     ),
+    "a learning-rate schedule that an optax optimizer calls with the step count": (
+        """
+        import optax
+        def schedule(count):
+            return 0.1 / (1 + count)
+        def step_size(count):
+            return -0.1
+        tx = optax.chain(optax.adam(learning_rate=schedule), optax.scale_by_schedule(step_size))
+        constant = optax.sgd(0.1)
+        """,
+        {"schedule": ["count"], "step_size": ["count"]},
+    ),
     "the bodies of lax loops and branches": (
         """
         from jax import lax

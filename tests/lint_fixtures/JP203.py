@@ -71,3 +71,24 @@ def shape_of(a, b, c):
     if isinstance(c, (int, float, np.ndarray)):
         c = np.asarray(c) * 2
     return s, b, c
+
+# %% finds: JP203 NumPy in a learning-rate schedule that an optax optimizer calls on the step count
+from math import pi
+
+import numpy as np
+import optax
+
+def schedule(count):
+    return 0.01 * (1 + np.cos(pi * (count % 100) / 100))  # expect: JP203
+
+optimizer = optax.sgd(schedule)
+
+# %% fine: the same schedule with jax.numpy, and one optax makes
+import jax.numpy as jnp
+import optax
+
+def schedule(count):
+    return 0.01 * (1 + jnp.cos(jnp.pi * (count % 100) / 100))
+
+optimizer = optax.adam(learning_rate=schedule)
+warmup = optax.adam(optax.linear_schedule(0.0, 0.01, 100))

@@ -129,6 +129,16 @@ _LAX = {
 }
 
 
+#: Optax's optimizers call a learning-rate schedule with the step count, an array, inside
+#: their ``update``, which a training step jits: the schedule runs under that trace.
+_SCHEDULE = Transform("jit", ((0, "learning_rate"),))
+_OPTAX_OPTIMIZERS = (
+    "adabelief adadelta adafactor adagrad adam adamax adamaxw adamw adan amsgrad fromage lamb "
+    "lars lion nadam nadamw noisy_sgd novograd optimistic_gradient_descent radam rmsprop sgd "
+    "sign_sgd sm3 yogi scale_by_learning_rate"
+)
+
+
 def _lax(prefix: str, names: str) -> dict[str, Transform]:
     """The loop and branch functions of ``jax.lax`` that the module ``prefix`` mirrors."""
     return {f"{prefix}.{name}": _LAX[name] for name in names.split()}
@@ -176,6 +186,8 @@ TRANSFORMS: dict[str, Transform] = {
     "haiku.vmap": Transform("vmap", seeds="in_axes"),
     "haiku.remat": Transform("checkpoint", seeds="static"),
     **_lax("haiku", "scan fori_loop while_loop map cond switch"),
+    **{f"optax.{name}": _SCHEDULE for name in _OPTAX_OPTIMIZERS.split()},
+    "optax.scale_by_schedule": Transform("jit", ((0, "step_size_fn"),)),
 }
 
 
