@@ -19,7 +19,8 @@ registered on its :class:`~jaxpurity.linter._family.Family`:
   in place;
 - :mod:`~jaxpurity.linter.rules.static_arguments` (JP211): static arguments that
   cannot be hashed;
-- :mod:`~jaxpurity.linter.rules.retracing` (JP301): a new function jitted in a loop;
+- :mod:`~jaxpurity.linter.rules.retracing` (JP301, JP305): a new function jitted where
+  it runs again: in a loop, or in a method, once per call;
 - :mod:`~jaxpurity.linter.rules.donation` (JP302): donated arrays read again;
 - :mod:`~jaxpurity.linter.rules.differentiation` (JP303, JP304): what reverse-mode
   differentiation cannot go through, or turns into nan.

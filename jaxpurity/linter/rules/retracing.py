@@ -1,9 +1,11 @@
-"""Retracing: a new function jitted inside a loop, traced and compiled again on every iteration.
+"""Retracing: a new function jitted where it runs again, traced and compiled again each time.
 
 ``jax.jit`` caches its compiled code on the function object: a lambda, a
 ``functools.partial`` or a function defined in a loop is a new object on every
 iteration, so each iteration traces and compiles again (JP301). Looked for in
-any code, traced or not.
+any code, traced or not. A method that defines a function, jits it and calls it
+once does the same on every call of its own (JP305): the compiled code is thrown
+away with the new function.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from jaxpurity.linter.analysis._syntax import (
 
 if TYPE_CHECKING:
     from jaxpurity.linter._context import ScopeContext
+    from jaxpurity.linter.analysis._functions import Func
 
 __all__ = ["FAMILY"]
 
@@ -44,6 +47,22 @@ FAMILY = Family(
         "`Model(...)` bound in the loop, or taken from a list of them), nor one given "
         "arrays of a new shape each round (`jnp.ones(n)`), nor one in a loop that reads a "
         "clock (it times the compilation on purpose).",
+    ),
+    Rule(
+        "JP305",
+        "jit-per-call",
+        "jax.jit of a new function, called once in the method that makes it",
+        "{transform} of a {what} that the method `{function}` makes on every call and calls "
+        "once: each call of `{function}` traces and compiles again, and throws the compiled "
+        "code away; jit a function defined once, at module level, passing what it closed "
+        "over as arguments (static_argnames for those that are no arrays)",
+        "retracing_storms",
+        "It sees a lambda, a functools.partial or a function defined in a method that is "
+        "not traced, jitted there (called, decorated or bound to a name) and called once, "
+        "outside any loop of it; not one the method returns or keeps (on `self`, in a "
+        "global, in a container, or passed on), nor one called in a loop (compiled once "
+        "for many calls), nor one in a test. A plain function that does the same is not "
+        "reported, though it may be called again and again: most run once, to set up.",
     ),
 )
 
@@ -110,6 +129,91 @@ def _jit_in_loop(
     loop = _innermost(loops, node.lineno)
     if what is not None and loop is not None and not _per_round(scope, node, loop, reads):
         scope.hit(node, "JP301", transform=dotted(node.func), what=what)
+
+
+@FAMILY.on_scope
+def _jit_per_call(scope: ScopeContext) -> None:
+    func = scope.func
+    if func.cls is None or func.is_traced or func.name.startswith(("test", "setUp")):
+        return  # a method is called again and again (``step``, ``update``); a test, once
+    loops = blocks([*func.of(ast.For), *func.of(ast.AsyncFor), *func.of(ast.While)])
+    known = scope.module.analysis.applied.known
+    uses = _name_uses(func)
+    for call in func.of(ast.Call):
+        transform = known.get(scope.names.qualified(call.func) or "")
+        if transform is None or transform.kind not in _JIT_KINDS or not call.args:
+            continue
+        what = _made_here(scope, call.args[0], call.lineno)
+        if what is None or loops.contain(call.lineno):
+            continue
+        bound = _bound_name(func, call)
+        if bound is None and _called_at_once(func, call):
+            once = True
+        elif bound is not None:
+            once = _called_once_only(func, uses.get(bound, []), loops)
+        else:
+            once = False
+        if once:
+            scope.hit(call, "JP305", transform=dotted(call.func), what=what, function=func.name)
+    for child in func.children:
+        layer = next((x for x in child.layers if getattr(x, "transform", None)), None)
+        if layer is None or layer.transform.kind not in _JIT_KINDS:
+            continue
+        if isinstance(child.node, ast.Lambda) or loops.contain(child.line):
+            continue
+        if _called_once_only(func, uses.get(child.name, []), loops):
+            decorators = getattr(child.node, "decorator_list", [])
+            scope.hit(
+                decorators[0] if decorators else child.node,
+                "JP305",
+                transform=layer.name,
+                what="function defined in it",
+                function=func.name,
+            )
+
+
+def _made_here(scope: ScopeContext, function: ast.expr, line: int) -> str | None:
+    """What the jitted ``function`` is, where the scope makes it anew on every call: a
+    lambda, a ``functools.partial``, or a function the scope defines; else None."""
+    if isinstance(function, ast.Lambda):
+        return "lambda"
+    if isinstance(function, ast.Call) and scope.names.qualified(function.func) in PARTIAL:
+        return "functools.partial"
+    if isinstance(function, ast.Name):
+        target = scope.resolve(function, line)
+        if target is not None and target[0].parent is scope.func:
+            return "function defined in it"
+    return None
+
+
+def _name_uses(func: Func) -> dict[str, list[ast.Name]]:
+    """Where ``func``'s own code reads each name (not the functions inside it)."""
+    uses: dict[str, list[ast.Name]] = {}
+    for node in func.of(ast.Name):
+        if isinstance(node.ctx, ast.Load):
+            uses.setdefault(node.id, []).append(node)
+    return uses
+
+
+def _bound_name(func: Func, call: ast.Call) -> str | None:
+    """The one name that ``func`` binds the jit's result to (``step = jax.jit(f)``)."""
+    for node in func.of(ast.Assign):
+        if node.value is call and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            return node.targets[0].id
+    return None
+
+
+def _called_at_once(func: Func, call: ast.Call) -> bool:
+    """Whether the jit's result is called where it is made: ``jax.jit(f)(x)``."""
+    return any(inner.func is call for inner in func.of(ast.Call))
+
+
+def _called_once_only(func: Func, uses: list[ast.Name], loops: Blocks) -> bool:
+    """Whether a name is read once, to be called, outside any loop: no other use keeps it
+    (returned, stored, passed on)."""
+    if len(uses) != 1 or loops.contain(uses[0].lineno):
+        return False
+    return any(call.func is uses[0] for call in func.of(ast.Call))
 
 
 def _innermost(
