@@ -78,11 +78,11 @@ print("traced:", report.traces, "| run eagerly:", report.runs, "| counter now:",
 assert report.traces + report.runs == 4 and counter == 1, (counter, report)
 
 # %%
-# One place is out of the check's reach, and keeps what its runs stored
-# there: the entries of a :func:`functools.lru_cache`
-# (:doc:`../state_and_leaks/memoization_caches`). A tracer stored anywhere
-# else, an attribute of a library's module included, is taken out when the
-# check ends.
+# A tracer stored anywhere else, an attribute of a library's module
+# included, is taken out when the check ends. One place cannot give back a
+# single entry: a :func:`functools.lru_cache` that holds a tracer is emptied,
+# and its function runs again on its next call
+# (:doc:`../state_and_leaks/memoization_caches`).
 
 # %%
 # The fixed counter passes
