@@ -50,6 +50,7 @@ _ARRAYS = (np.ndarray, np.generic, jax.Array)
 _GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME"})
 _ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 _STORES = frozenset({"STORE_GLOBAL", "STORE_DEREF", "STORE_NAME"})
+_STORE_ATTR = frozenset({"STORE_ATTR"})
 # Python 3.13's pairs load their second local last: LOAD_FAST_LOAD_FAST ('x', 'config'),
 # STORE_FAST_LOAD_FAST ('b', 'b') in `b = a.c; return b.d`.
 _LOCAL_LOADS = frozenset(
@@ -131,11 +132,14 @@ def _local_loaded_last(instruction: dis.Instruction) -> str | None:
     return name[-1] if isinstance(name, tuple) else name
 
 
-def _attribute_reads(code: types.CodeType, local: str) -> list[str]:
-    """The attributes read directly off the local variable ``local`` (``self.scale``)."""
+def _attribute_reads(
+    code: types.CodeType, local: str, ops: frozenset[str] = _ATTRIBUTE_LOADS
+) -> list[str]:
+    """The attributes read directly off the local variable ``local`` (``self.scale``), or,
+    with ``ops={"STORE_ATTR"}``, set on it (``self.pose = p``)."""
     found, previous = [], None
     for instruction in _instructions(code):
-        if instruction.opname in _ATTRIBUTE_LOADS and previous == local:
+        if instruction.opname in ops and previous == local:
             found.append(instruction.argval)
         previous = _local_loaded_last(instruction)
     return list(dict.fromkeys(n for n in found if isinstance(n, str)))
@@ -258,16 +262,6 @@ def _methods_bound(call: BoundCall) -> list[tuple[types.FunctionType, Any]]:
     return list(found.values())
 
 
-def _attribute_stores(code: types.CodeType, local: str) -> set[str]:
-    """The attributes ``code`` sets on the local variable ``local`` (``self.pose = p``)."""
-    found, previous = set(), None
-    for instruction in _instructions(code):
-        if instruction.opname == "STORE_ATTR" and previous == local:
-            found.add(instruction.argval)
-        previous = _local_loaded_last(instruction)
-    return found
-
-
 def _setters(kind: type) -> dict[str, str]:
     """Each attribute that a method of the user class ``kind`` (not ``__init__``) sets on its
     object, with the first such method's name."""
@@ -280,7 +274,7 @@ def _setters(kind: type) -> dict[str, str]:
                 continue
             code = member.__code__
             if code.co_argcount:
-                for attribute in _attribute_stores(code, code.co_varnames[0]):
+                for attribute in _attribute_reads(code, code.co_varnames[0], _STORE_ATTR):
                     setters.setdefault(attribute, f"{klass.__qualname__}.{name}")
     return setters
 
