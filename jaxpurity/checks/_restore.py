@@ -80,10 +80,8 @@ def random_generators(call: BoundCall) -> list[Restored]:
         ),
         Restored("random (Python's global generator)", random.getstate, random.setstate),
     ]
-    places = [(b.label, b.get()) for b in call.bindings]
-    places += [(f"argument `{name}`", value) for name, value in call.named]
     seen: set[int] = set()
-    for label, value in places:
+    for label, value in _places(call):
         held = [(label, value), *((f"{label}, {where}", x) for where, x in _held_named(value))]
         for where, x in held:
             state = _generator_state(x)
@@ -93,6 +91,13 @@ def random_generators(call: BoundCall) -> list[Restored]:
     for r in rngs:
         r.initial = r.get()
     return rngs
+
+
+def _places(call: BoundCall) -> list[tuple[str, Any]]:
+    """The values the call reaches by name, each with its label: its globals and closure
+    variables, and its arguments."""
+    places = [(b.label, b.get()) for b in call.bindings]
+    return places + [(f"argument `{name}`", value) for name, value in call.named]
 
 
 def _held_named(value: Any) -> list[tuple[str, Any]]:
@@ -133,10 +138,8 @@ def new_ref_arrays(call: BoundCall) -> list[Restored]:
     dicts and user objects among those hold directly."""
     if Ref is None:
         return []
-    places = [(b.label, b.get()) for b in call.bindings]
-    places += [(f"argument `{name}`", value) for name, value in call.named]
     found: dict[int, Restored] = {}
-    for label, value in places:
+    for label, value in _places(call):
         for x in _held(value):
             if is_ref(x) and id(x) not in found:
                 get = functools.partial(operator.getitem, x, ...)
