@@ -147,12 +147,10 @@ def _jit_per_call(scope: ScopeContext) -> None:
         if what is None or loops.contain(call.lineno):
             continue
         bound = _bound_name(func, call)
-        if bound is None and _called_at_once(func, call):
-            once = True
-        elif bound is not None:
-            once = _called_once_only(func, uses.get(bound, []), loops)
+        if bound is None:
+            once = _called_at_once(func, call)
         else:
-            once = False
+            once = _called_once_only(func, uses.get(bound, []), loops)
         if once:
             scope.hit(call, "JP305", transform=dotted(call.func), what=what, function=func.name)
     for child in func.children:
